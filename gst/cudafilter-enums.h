@@ -1,0 +1,60 @@
+/* cudafilter: the enum types of the element's properties. */
+#ifndef __CUDAFILTER_ENUMS_H__
+#define __CUDAFILTER_ENUMS_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+/* Values equal the engine's CfFilter. */
+typedef enum
+{
+  GST_CUDA_FILTER_MODE_GAUSSIAN = 0,
+  GST_CUDA_FILTER_MODE_BOX,
+  GST_CUDA_FILTER_MODE_SOBEL,
+  GST_CUDA_FILTER_MODE_SOBEL_X,
+  GST_CUDA_FILTER_MODE_SOBEL_Y,
+  GST_CUDA_FILTER_MODE_SCHARR,
+  GST_CUDA_FILTER_MODE_LAPLACIAN,
+  GST_CUDA_FILTER_MODE_SHARPEN,
+  GST_CUDA_FILTER_MODE_CUSTOM
+} GstCudaFilterMode;
+
+/* Values equal the engine's CfBorder. */
+typedef enum
+{
+  GST_CUDA_FILTER_BORDER_REFLECT101 = 0,
+  GST_CUDA_FILTER_BORDER_REPLICATE,
+  GST_CUDA_FILTER_BORDER_REFLECT,
+  GST_CUDA_FILTER_BORDER_WRAP,
+  GST_CUDA_FILTER_BORDER_CONSTANT
+} GstCudaFilterBorder;
+
+typedef enum
+{
+  GST_CUDA_FILTER_BACKEND_AUTO = 0,
+  GST_CUDA_FILTER_BACKEND_CUDA,
+  GST_CUDA_FILTER_BACKEND_CPU
+} GstCudaFilterBackend;
+
+typedef enum
+{
+  GST_CUDA_FILTER_PLANES_ALL = 0,
+  GST_CUDA_FILTER_PLANES_LUMA
+} GstCudaFilterPlanes;
+
+#define GST_TYPE_CUDA_FILTER_MODE (gst_cuda_filter_mode_get_type ())
+GType gst_cuda_filter_mode_get_type (void);
+
+#define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
+GType gst_cuda_filter_border_get_type (void);
+
+#define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
+GType gst_cuda_filter_backend_get_type (void);
+
+#define GST_TYPE_CUDA_FILTER_PLANES (gst_cuda_filter_planes_get_type ())
+GType gst_cuda_filter_planes_get_type (void);
+
+G_END_DECLS
+
+#endif /* __CUDAFILTER_ENUMS_H__ */

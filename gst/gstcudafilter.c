@@ -1,0 +1,680 @@
+/* cudafilter
+ * Copyright (C) 2025 The cudafilter authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-cudafilter
+ * @title: cudafilter
+ *
+ * Filters raw video with Gaussian and box blurs, Sobel and Scharr gradients,
+ * a Laplacian, an unsharp mask or a user-supplied convolution kernel, on an
+ * NVIDIA GPU or, with the same output bytes, on the CPU.  Results match
+ * OpenCV's functions of the same name (8-bit output within 1 LSB).
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=sobel ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=gaussian sigma=2.5 ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=custom kernel="0 -1 0; -1 5 -1; 0 -1 0" ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafilter.h"
+#include "cudafilter-layout.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_filter_debug
+
+#define CUDA_FILTER_FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, " \
+  "ABGR, RGBx, BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444, GBR, GBRA }"
+
+#define CUSTOM_KERNEL_EXAMPLE "kernel=\"0 -1 0; -1 5 -1; 0 -1 0\""
+
+enum
+{
+  PROP_0,
+  PROP_FILTER,
+  PROP_SIGMA,
+  PROP_SIGMA_Y,
+  PROP_KERNEL_SIZE,
+  PROP_KERNEL,
+  PROP_DIVISOR,
+  PROP_OFFSET,
+  PROP_SCALE,
+  PROP_AMOUNT,
+  PROP_BORDER,
+  PROP_BORDER_VALUE,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_PLANES
+};
+
+#define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
+#define DEFAULT_DEVICE_ID -1
+#define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
+
+#define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+
+#define gst_cuda_filter_parent_class parent_class
+G_DEFINE_TYPE (GstCudaFilter, gst_cuda_filter, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudafilter, "cudafilter", GST_RANK_NONE,
+    GST_TYPE_CUDA_FILTER);
+
+static void gst_cuda_filter_finalize (GObject * object);
+static void gst_cuda_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_filter_start (GstBaseTransform * trans);
+static gboolean gst_cuda_filter_stop (GstBaseTransform * trans);
+static void gst_cuda_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+static gboolean gst_cuda_filter_set_info (GstVideoFilter * vfilter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static GstFlowReturn gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+static void
+gst_cuda_filter_class_init (GstCudaFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+  CfParams defaults;
+
+  cf_params_init (&defaults);
+
+  gobject_class->finalize = gst_cuda_filter_finalize;
+  gobject_class->set_property = gst_cuda_filter_set_property;
+  gobject_class->get_property = gst_cuda_filter_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_FILTER,
+      g_param_spec_enum ("filter", "Filter",
+          "Which filter runs: gaussian (blur), box (mean), sobel (gradient "
+          "magnitude), sobel-x, sobel-y, scharr, laplacian, sharpen (unsharp "
+          "mask) or custom (the kernel property)",
+          GST_TYPE_CUDA_FILTER_MODE, defaults.filter, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Gaussian standard deviation in pixels (horizontal; also vertical "
+          "when sigma-y is 0), > 0; used by gaussian and sharpen",
+          0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
+      g_param_spec_double ("sigma-y", "Sigma Y",
+          "Vertical Gaussian standard deviation in pixels, 0 = same as "
+          "sigma; used by gaussian and sharpen",
+          0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
+      g_param_spec_int ("kernel-size", "Kernel size",
+          "Kernel width and height in pixels: odd, up to "
+          G_STRINGIFY (CF_MAX_TAPS) ", or 0 to derive it (from sigma as "
+          "OpenCV for gaussian and sharpen, 3 otherwise); the aperture of "
+          "sobel, sobel-x, sobel-y and laplacian; not used by scharr and custom",
+          0, CF_MAX_TAPS, defaults.kernel_size, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL,
+      g_param_spec_string ("kernel", "Kernel",
+          "Matrix for filter=custom: rows separated by ';', values by spaces "
+          "or commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
+          "0 -1 0\"; applied as a correlation (not flipped) anchored at the "
+          "centre", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  g_object_class_install_property (gobject_class, PROP_DIVISOR,
+      g_param_spec_double ("divisor", "Divisor",
+          "custom: the kernel is divided by this; 0 = the sum of the kernel, "
+          "or 1 when that sum is 0",
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.divisor, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_OFFSET,
+      g_param_spec_double ("offset", "Offset",
+          "Added to the result, in sample values (0..255 for 8-bit, "
+          "0..65535 for 16-bit); used by sobel, sobel-x, sobel-y, scharr, "
+          "laplacian and custom",
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.offset, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_double ("scale", "Scale",
+          "Multiplies the result before offset is added; used by sobel, "
+          "sobel-x, sobel-y, scharr, laplacian and custom",
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.scale, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_AMOUNT,
+      g_param_spec_double ("amount", "Amount",
+          "Sharpening strength: out = src + amount * (src - gaussian(src)); "
+          "0 leaves the picture unchanged; used by sharpen",
+          0.0, 100.0, defaults.amount, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "How pixels outside the frame are taken (OpenCV's border names)",
+          GST_TYPE_CUDA_FILTER_BORDER, defaults.border, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
+      g_param_spec_uint ("border-value", "Border value",
+          "Sample value outside the frame for border=constant (clamped to "
+          "255 for 8-bit formats)",
+          0, 65535, defaults.border_value, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are filtered: auto (CUDA when a device is usable, "
+          "else the CPU with a warning), cuda or cpu; both give the same "
+          "output; changeable in READY and below",
+          GST_TYPE_CUDA_FILTER_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "CUDA device to use, -1 = the first usable one; changeable in "
+          "READY and below",
+          -1, G_MAXINT, DEFAULT_DEVICE_ID,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_PLANES,
+      g_param_spec_enum ("planes", "Planes",
+          "Which components are filtered: all, or luma only (YUV chroma "
+          "passes through untouched; RGB and GRAY are always filtered whole). "
+          "With all, derivative filters give YUV a neutral (grey) chroma",
+          GST_TYPE_CUDA_FILTER_PLANES, DEFAULT_PLANES,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA video filter", "Filter/Effect/Video/Hardware",
+      "Convolution filters on raw video with CUDA: Gaussian and box blur, "
+      "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
+      "with a CPU fallback giving the same output",
+      "The cudafilter authors");
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
+  /* GstVideoFilter's propose_allocation already offers GstVideoMeta, so
+   * padded upstream strides reach transform_frame through GstVideoFrame. */
+
+  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+  vfilter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
+      "CUDA convolution filter");
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_PLANES, 0);
+}
+
+static void
+gst_cuda_filter_init (GstCudaFilter * self)
+{
+  cf_params_init (&self->params);
+  self->kernel = NULL;
+  self->params.kernel = NULL;
+  self->planes = DEFAULT_PLANES;
+  self->backend_choice = DEFAULT_BACKEND;
+  self->device_id = DEFAULT_DEVICE_ID;
+  self->dirty = TRUE;
+}
+
+static void
+gst_cuda_filter_finalize (GObject * object)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (object);
+
+  g_free (self->kernel);
+  g_clear_pointer (&self->spec, cf_spec_free);
+  g_clear_pointer (&self->backend, cf_backend_free);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* What a user may write for a property, for the warning on a bad value. */
+static const gchar *
+accepted_values (guint prop_id)
+{
+  switch (prop_id) {
+    case PROP_FILTER:
+      return "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
+          "sharpen or custom, with a kernel-size that filter supports";
+    case PROP_SIGMA:
+    case PROP_SIGMA_Y:
+      return "a value > 0 (sigma-y also 0) whose derived kernel size stays "
+          "within " G_STRINGIFY (CF_MAX_TAPS) " taps, or set kernel-size";
+    case PROP_KERNEL_SIZE:
+      return "0 (derived) or an odd number from 1 to "
+          G_STRINGIFY (CF_MAX_TAPS) " that the filter supports";
+    case PROP_KERNEL:
+      return "rows separated by ';' with values separated by spaces or "
+          "commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
+          "0 -1 0\"";
+    case PROP_DIVISOR:
+      return "a non-zero number, or 0 for the sum of the kernel";
+    default:
+      return "a value in the property's documented range";
+  }
+}
+
+/* Whether params are usable; filter=custom without a kernel is accepted
+ * here (properties are set one by one, e.g. filter before kernel) and
+ * reported when the stream starts. */
+static gboolean
+validate_params (const CfParams * params, guint prop_id, GError ** error)
+{
+  CfParams check = *params;
+  CfSpec *spec;
+
+  if (prop_id == PROP_KERNEL) {
+    if (check.kernel == NULL)
+      return TRUE;
+    check.filter = CF_FILTER_CUSTOM;
+  } else if (check.filter == CF_FILTER_CUSTOM && check.kernel == NULL) {
+    if (prop_id != PROP_KERNEL_SIZE)
+      return TRUE;
+    check.filter = CF_FILTER_GAUSSIAN;
+  }
+
+  spec = cf_spec_new (&check, 1, error);
+  if (spec == NULL)
+    return FALSE;
+  cf_spec_free (spec);
+
+  /* custom ignores kernel-size: still refuse one no other filter takes. */
+  if (prop_id == PROP_KERNEL_SIZE && check.filter == CF_FILTER_CUSTOM) {
+    check.filter = CF_FILTER_GAUSSIAN;
+    spec = cf_spec_new (&check, 1, error);
+    if (spec == NULL)
+      return FALSE;
+    cf_spec_free (spec);
+  }
+  return TRUE;
+}
+
+static void
+warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
+    const GError * err)
+{
+  GValue old = G_VALUE_INIT;
+  gchar *old_str, *new_str;
+
+  g_value_init (&old, G_PARAM_SPEC_VALUE_TYPE (pspec));
+  g_object_get_property (G_OBJECT (self), pspec->name, &old);
+  old_str = gst_value_serialize (&old);
+  new_str = gst_value_serialize (value);
+
+  GST_WARNING_OBJECT (self, "Rejected %s=%s: %s", pspec->name,
+      GST_STR_NULL (new_str), err->message);
+  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+      ("Invalid value %s for property '%s': %s. Accepted: %s. Keeping %s.",
+          GST_STR_NULL (new_str), pspec->name, err->message,
+          accepted_values (pspec->param_id), GST_STR_NULL (old_str)),
+      (NULL));
+
+  g_free (old_str);
+  g_free (new_str);
+  g_value_unset (&old);
+}
+
+static void
+gst_cuda_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (object);
+  CfParams params;
+  gchar *kernel = NULL;
+  GError *err = NULL;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+
+  switch (prop_id) {
+    case PROP_FILTER:
+      params.filter = (CfFilter) g_value_get_enum (value);
+      break;
+    case PROP_SIGMA:
+      params.sigma = g_value_get_double (value);
+      break;
+    case PROP_SIGMA_Y:
+      params.sigma_y = g_value_get_double (value);
+      break;
+    case PROP_KERNEL_SIZE:
+      params.kernel_size = g_value_get_int (value);
+      break;
+    case PROP_KERNEL:
+      kernel = g_value_dup_string (value);
+      if (kernel != NULL && g_strstrip (kernel)[0] == '\0')
+        g_clear_pointer (&kernel, g_free);
+      params.kernel = kernel;
+      break;
+    case PROP_DIVISOR:
+      params.divisor = g_value_get_double (value);
+      break;
+    case PROP_OFFSET:
+      params.offset = g_value_get_double (value);
+      break;
+    case PROP_SCALE:
+      params.scale = g_value_get_double (value);
+      break;
+    case PROP_AMOUNT:
+      params.amount = g_value_get_double (value);
+      break;
+    case PROP_BORDER:
+      params.border = (CfBorder) g_value_get_enum (value);
+      break;
+    case PROP_BORDER_VALUE:
+      params.border_value = (int) g_value_get_uint (value);
+      break;
+    case PROP_BACKEND:
+      /* Read by start(): the backend never changes mid-stream. */
+      self->backend_choice = g_value_get_enum (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
+    case PROP_CUDA_DEVICE_ID:
+      self->device_id = g_value_get_int (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
+    case PROP_PLANES:
+      self->planes = g_value_get_enum (value);
+      self->dirty = TRUE;
+      GST_OBJECT_UNLOCK (self);
+      return;
+    default:
+      GST_OBJECT_UNLOCK (self);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+  }
+
+  if (validate_params (&params, prop_id, &err)) {
+    if (prop_id == PROP_KERNEL) {
+      g_free (self->kernel);
+      self->kernel = g_steal_pointer (&kernel);
+    }
+    self->params = params;
+    self->params.kernel = self->kernel;
+    self->dirty = TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  g_free (kernel);
+  if (err != NULL) {
+    warn_invalid (self, pspec, value, err);
+    g_error_free (err);
+  }
+}
+
+static void
+gst_cuda_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_FILTER:
+      g_value_set_enum (value, self->params.filter);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->params.sigma);
+      break;
+    case PROP_SIGMA_Y:
+      g_value_set_double (value, self->params.sigma_y);
+      break;
+    case PROP_KERNEL_SIZE:
+      g_value_set_int (value, self->params.kernel_size);
+      break;
+    case PROP_KERNEL:
+      g_value_set_string (value, self->kernel);
+      break;
+    case PROP_DIVISOR:
+      g_value_set_double (value, self->params.divisor);
+      break;
+    case PROP_OFFSET:
+      g_value_set_double (value, self->params.offset);
+      break;
+    case PROP_SCALE:
+      g_value_set_double (value, self->params.scale);
+      break;
+    case PROP_AMOUNT:
+      g_value_set_double (value, self->params.amount);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->params.border);
+      break;
+    case PROP_BORDER_VALUE:
+      g_value_set_uint (value, (guint) self->params.border_value);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->backend_choice);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, self->device_id);
+      break;
+    case PROP_PLANES:
+      g_value_set_enum (value, self->planes);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_cuda_filter_start (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstCudaFilterBackend choice;
+  gint device_id;
+  GError *err = NULL;
+  gchar *why = NULL;
+
+  GST_OBJECT_LOCK (self);
+  choice = self->backend_choice;
+  device_id = self->device_id;
+  self->dirty = TRUE;
+  GST_OBJECT_UNLOCK (self);
+
+  g_clear_pointer (&self->backend, cf_backend_free);
+
+  if (choice == GST_CUDA_FILTER_BACKEND_CUDA) {
+    if (cf_cuda_device_count (&why) == 0) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("backend=cuda, but no CUDA device is usable (%s). Use backend=cpu "
+              "or backend=auto to filter on the CPU.", GST_STR_NULL (why)),
+          (NULL));
+      g_free (why);
+      return FALSE;
+    }
+    self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+    if (self->backend == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not use CUDA device %d: %s. Pick another cuda-device-id, "
+              "or use backend=cpu or backend=auto.", device_id, err->message),
+          (NULL));
+      g_error_free (err);
+      return FALSE;
+    }
+  } else if (choice == GST_CUDA_FILTER_BACKEND_AUTO) {
+    if (cf_cuda_device_count (&why) > 0) {
+      self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+      if (self->backend == NULL) {
+        why = g_strdup (err->message);
+        g_clear_error (&err);
+      }
+    }
+    if (self->backend == NULL && !self->fallback_warned) {
+      self->fallback_warned = TRUE;
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+          ("No usable CUDA device (%s): filtering on the CPU, with the same "
+              "output but slower. Set backend=cpu to silence this warning.",
+              GST_STR_NULL (why)), (NULL));
+    }
+  }
+  g_free (why);
+
+  if (self->backend == NULL) {
+    self->backend = cf_backend_new (CF_BACKEND_CPU, -1, &err);
+    if (self->backend == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("Could not start the CPU backend: %s", err->message), (NULL));
+      g_error_free (err);
+      return FALSE;
+    }
+  }
+
+  GST_INFO_OBJECT (self, "filtering on %s",
+      cf_backend_describe (self->backend));
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_stop (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+
+  g_clear_pointer (&self->spec, cf_spec_free);
+  g_clear_pointer (&self->backend, cf_backend_free);
+  return TRUE;
+}
+
+static void
+gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime stream_time;
+
+  /* Controlled properties take their value for this buffer. */
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_TIMESTAMP (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+/* Rebuilds the spec and the layout from a snapshot of the properties when
+ * they changed (or `force`, on new caps); never per frame otherwise. */
+static gboolean
+gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
+    gboolean force)
+{
+  CfParams params;
+  GstCudaFilterPlanes planes;
+  CfLayout layout;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  GST_OBJECT_LOCK (self);
+  if (!force && !self->dirty && self->spec != NULL) {
+    GST_OBJECT_UNLOCK (self);
+    return TRUE;
+  }
+  params = self->params;
+  params.kernel = g_strdup (self->kernel);
+  planes = self->planes;
+  self->dirty = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("filter=custom needs the 'kernel' property: a matrix with rows "
+            "separated by ';' and values by spaces or commas, e.g. "
+            CUSTOM_KERNEL_EXAMPLE "."), (NULL));
+    goto failed;
+  }
+
+  if (!gst_cuda_filter_layout_from_info (info,
+          planes == GST_CUDA_FILTER_PLANES_LUMA,
+          cf_filter_is_derivative (params.filter), &layout, &err)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", err->message), (NULL));
+    goto failed;
+  }
+
+  spec = cf_spec_new (&params, layout.sample_bytes, &err);
+  if (spec == NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("Invalid filter settings for %s: %s",
+            GST_VIDEO_INFO_NAME (info), err->message), (NULL));
+    goto failed;
+  }
+
+  g_clear_pointer (&self->spec, cf_spec_free);
+  self->spec = spec;
+  self->layout = layout;
+  g_free ((gchar *) params.kernel);
+  GST_DEBUG_OBJECT (self, "spec rebuilt for %s %dx%d",
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info));
+  return TRUE;
+
+failed:
+  g_clear_error (&err);
+  g_free ((gchar *) params.kernel);
+  g_clear_pointer (&self->spec, cf_spec_free);
+  return FALSE;
+}
+
+static gboolean
+gst_cuda_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
+
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
+  return gst_cuda_filter_prepare (self, in_info, TRUE);
+}
+
+static GstFlowReturn
+gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
+  CfFrame in, out;
+  GError *err = NULL;
+
+  if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE))
+    return GST_FLOW_ERROR;
+
+  gst_cuda_filter_frame_from_video_frame (in_frame, &in);
+  gst_cuda_filter_frame_from_video_frame (out_frame, &out);
+
+  if (!cf_backend_process (self->backend, self->spec, &self->layout, &in,
+          &out, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Filtering a frame on %s failed: %s",
+            cf_backend_describe (self->backend), err->message), (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+
+  return GST_FLOW_OK;
+}

@@ -1,0 +1,28 @@
+/* cudafilter engine: what a backend implements. */
+#ifndef CF_BACKEND_PRIVATE_H
+#define CF_BACKEND_PRIVATE_H
+
+#include "cf-backend.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean (*process) (CfBackend * backend, const CfSpec * spec,
+      const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+      GError ** error);
+  void (*free) (CfBackend * backend);
+} CfBackendClass;
+
+struct _CfBackend
+{
+  const CfBackendClass *klass;
+  CfBackendKind kind;
+  char *description;
+};
+
+CfBackend *cf_backend_cpu_new (GError ** error);
+CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
+
+G_END_DECLS
+#endif /* CF_BACKEND_PRIVATE_H */

@@ -1,0 +1,40 @@
+/* cudafilter engine: the backends behind one interface.  The CPU backend is
+ * the reference and the fallback; the CUDA backend computes the same bytes. */
+#ifndef CF_BACKEND_H
+#define CF_BACKEND_H
+
+#include <glib.h>
+#include "cf-spec.h"
+#include "cf-layout.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CF_BACKEND_CPU = 0,
+  CF_BACKEND_CUDA = 1
+} CfBackendKind;
+
+typedef struct _CfBackend CfBackend;
+
+/* device_id -1 picks the first usable device (CUDA only). */
+CfBackend *cf_backend_new (CfBackendKind kind, int device_id,
+    GError ** error);
+void cf_backend_free (CfBackend * backend);
+
+CfBackendKind cf_backend_kind (const CfBackend * backend);
+/* "cpu" or "cuda:N (device name)". */
+const char *cf_backend_describe (const CfBackend * backend);
+
+/* Filters `in` into `out` (distinct buffers of the same layout) and returns
+ * when `out` is complete. */
+gboolean cf_backend_process (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    GError ** error);
+
+/* Number of usable CUDA devices (0 without a driver, a device or CUDA
+ * support in this build); fills `why` with the reason when 0. */
+int cf_cuda_device_count (char **why);
+
+G_END_DECLS
+#endif /* CF_BACKEND_H */

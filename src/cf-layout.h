@@ -1,0 +1,42 @@
+/* cudafilter engine: where the samples of a frame are.  A layout lists the
+ * planes and, per channel, whether it is filtered, copied or filled.  The
+ * element derives it from GstVideoInfo; engine users can build one for
+ * interleaved images with cf_layout_init_interleaved(). */
+#ifndef CF_LAYOUT_H
+#define CF_LAYOUT_H
+
+#include <glib.h>
+#include "cf-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  int sample_bytes;             /* 1 or 2 */
+  int n_planes;
+  int plane_row_bytes[CF_MAX_PLANES];   /* bytes of samples in a row */
+  int plane_height[CF_MAX_PLANES];      /* rows */
+  int n_channels;
+  CfChannel channels[CF_MAX_CHANNELS];
+} CfLayout;
+
+/* Plane pointers and strides (bytes) of one frame, in or out. */
+typedef struct
+{
+  guint8 *data[CF_MAX_PLANES];
+  int stride[CF_MAX_PLANES];
+} CfFrame;
+
+/* One plane of width x height pixels with `samples` interleaved samples of
+ * sample_bytes each; channel c is filtered when bit c of filter_mask is set,
+ * else copied. */
+void cf_layout_init_interleaved (CfLayout * layout, int width, int height,
+    int samples, int sample_bytes, guint filter_mask);
+
+/* Appends a channel job; returns FALSE when the layout is full. */
+gboolean cf_layout_add_channel (CfLayout * layout, CfChannelMode mode,
+    int plane, int width, int height, int pixel_stride, int offset,
+    int fill_value);
+
+G_END_DECLS
+#endif /* CF_LAYOUT_H */

@@ -1,0 +1,478 @@
+/* cudafilter engine: filter parameters → quantised integer weights.
+ *
+ * Every filter becomes one or two integer kernels (separable row/column taps
+ * or a dense matrix) plus a post operation (kernels/cf-arith.h).  Integer sums
+ * are exact, so any summation order gives the same bytes on every backend. */
+#include <math.h>
+#include <string.h>
+#include "cf-spec.h"
+
+#define INT32_LIMIT 2147483647.0
+
+/* Fractional bits per pass of the Gaussian: OpenCV's bit-exact 8-bit
+ * GaussianBlur uses 8; 16-bit samples get 16 and 64-bit sums. */
+#define GAUSS_BITS_8 8
+#define GAUSS_BITS_16 16
+/* Box weights 1 / k^2 in fixed point. */
+#define BOX_BITS_8 22
+#define BOX_BITS_16 30
+/* Custom kernels: at least this many fractional bits, else go 64-bit. */
+#define CUSTOM_MIN_BITS 12
+#define CUSTOM_MAX_BITS_32 24
+#define CUSTOM_MAX_BITS_64 30
+
+static gint spec_serial = 0;
+
+void
+cf_params_init (CfParams * params)
+{
+  memset (params, 0, sizeof (*params));
+  params->filter = CF_FILTER_GAUSSIAN;
+  params->sigma = 1.0;
+  params->scale = 1.0;
+  params->amount = 1.0;
+  params->border = CF_BORDER_REFLECT101;
+}
+
+gboolean
+cf_filter_is_derivative (CfFilter filter)
+{
+  return filter == CF_FILTER_SOBEL || filter == CF_FILTER_SOBEL_X
+      || filter == CF_FILTER_SOBEL_Y || filter == CF_FILTER_SCHARR
+      || filter == CF_FILTER_LAPLACIAN;
+}
+
+static int
+gaussian_size (double sigma, int sample_bytes)
+{
+  /* OpenCV: cvRound (sigma * (8U ? 3 : 4) * 2 + 1) | 1 */
+  return ((int) rint (sigma * (sample_bytes == 1 ? 3 : 4) * 2 + 1)) | 1;
+}
+
+int
+cf_filter_default_kernel_size (CfFilter filter, double sigma,
+    int sample_bytes)
+{
+  switch (filter) {
+    case CF_FILTER_GAUSSIAN:
+    case CF_FILTER_SHARPEN:
+      return gaussian_size (sigma, sample_bytes);
+    case CF_FILTER_LAPLACIAN:
+      return 1;
+    case CF_FILTER_CUSTOM:
+      return 0;
+    default:
+      return 3;
+  }
+}
+
+static double
+sum_abs (const int *w, int n)
+{
+  double s = 0.0;
+  int i;
+
+  for (i = 0; i < n; i++)
+    s += fabs ((double) w[i]);
+  return s;
+}
+
+/* Centres n taps in a kernel of `size` taps, zeros around. */
+static void
+pad_taps (int *taps, int n, int size)
+{
+  int tmp[CF_MAX_TAPS + 1] = { 0 };
+  int shift = (size - n) / 2, i;
+
+  for (i = 0; i < n; i++)
+    tmp[i + shift] = taps[i];
+  memcpy (taps, tmp, sizeof (int) * size);
+}
+
+static gboolean
+check_gaussian (const CfParams * p, GError ** error)
+{
+  if (!(p->sigma > 0.0) || !isfinite (p->sigma)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "sigma must be a number greater than 0 (got %g)", p->sigma);
+    return FALSE;
+  }
+  if (!(p->sigma_y >= 0.0) || !isfinite (p->sigma_y)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "sigma-y must be 0 (same as sigma) or greater (got %g)", p->sigma_y);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+check_odd_size (int size, const char *filter, GError ** error)
+{
+  if (size < 1 || size > CF_MAX_TAPS || (size & 1) == 0) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel-size %d is not valid for %s: use 0 (derived) or an odd "
+        "number from 1 to %d", size, filter, CF_MAX_TAPS);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+build_gaussian (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  int bits = kp->sample_bytes == 1 ? GAUSS_BITS_8 : GAUSS_BITS_16;
+  double sy = p->sigma_y > 0.0 ? p->sigma_y : p->sigma;
+  const char *name = p->filter == CF_FILTER_SHARPEN ? "sharpen" : "gaussian";
+
+  if (!check_gaussian (p, error))
+    return FALSE;
+  if (p->kernel_size > 0) {
+    if (!check_odd_size (p->kernel_size, name, error))
+      return FALSE;
+    kp->kw = kp->kh = p->kernel_size;
+  } else {
+    kp->kw = gaussian_size (p->sigma, kp->sample_bytes);
+    kp->kh = gaussian_size (sy, kp->sample_bytes);
+    if (kp->kw > CF_MAX_TAPS || kp->kh > CF_MAX_TAPS) {
+      g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+          "sigma %g needs a %d-tap kernel, but at most %d taps are "
+          "supported: lower sigma/sigma-y or set kernel-size", MAX (p->sigma,
+              sy), MAX (kp->kw, kp->kh), CF_MAX_TAPS);
+      return FALSE;
+    }
+  }
+  cf_gaussian_kernel_fixed (kp->kw, p->sigma, bits, spec->sep.row[0]);
+  cf_gaussian_kernel_fixed (kp->kh, sy, bits, spec->sep.col[0]);
+  kp->separable = 1;
+  kp->op = p->filter == CF_FILTER_SHARPEN ? CF_OP_SHARPEN : CF_OP_LINEAR;
+  kp->shift = 2 * bits;
+  kp->bias = 1LL << (2 * bits - 1);
+  return TRUE;
+}
+
+static gboolean
+build_box (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  int bits = kp->sample_bytes == 1 ? BOX_BITS_8 : BOX_BITS_16;
+  int k = p->kernel_size > 0 ? p->kernel_size : 3;
+  int m, i;
+
+  if (!check_odd_size (k, "box", error))
+    return FALSE;
+  /* sum * round (2^bits / k^2) >> bits is within a hair of sum / k^2. */
+  m = (int) llround (ldexp (1.0, bits) / (double) (k * k));
+  for (i = 0; i < k; i++) {
+    spec->sep.row[0][i] = 1;
+    spec->sep.col[0][i] = m;
+  }
+  kp->kw = kp->kh = k;
+  kp->separable = 1;
+  kp->op = CF_OP_LINEAR;
+  kp->shift = bits;
+  kp->bias = 1LL << (bits - 1);
+  return TRUE;
+}
+
+static gboolean
+check_derivative_size (int k, const char *filter, GError ** error)
+{
+  if (k != 1 && k != 3 && k != 5 && k != 7) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel-size %d is not valid for %s: use 0 (default), 1, 3, 5 or 7",
+        k, filter);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* One Sobel derivative (dx, dy) into kernel slot `slot`, padded to size. */
+static void
+sobel_pair (CfSpec * spec, int slot, int ksize, int dx, int dy, int size)
+{
+  int nx = cf_sobel_kernel (ksize, dx, spec->sep.row[slot]);
+  int ny = cf_sobel_kernel (ksize, dy, spec->sep.col[slot]);
+
+  pad_taps (spec->sep.row[slot], nx, size);
+  pad_taps (spec->sep.col[slot], ny, size);
+}
+
+static gboolean
+build_sobel (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  int k = p->kernel_size > 0 ? p->kernel_size : 3;
+  const char *name = p->filter == CF_FILTER_SOBEL ? "sobel" :
+      p->filter == CF_FILTER_SOBEL_X ? "sobel-x" : "sobel-y";
+
+  if (!check_derivative_size (k, name, error))
+    return FALSE;
+  kp->separable = 1;
+  kp->shift = 0;
+  kp->bias = 0;
+  if (p->filter == CF_FILTER_SOBEL) {
+    int size = MAX (k, 3);
+
+    sobel_pair (spec, 0, k, 1, 0, size);
+    sobel_pair (spec, 1, k, 0, 1, size);
+    kp->kw = kp->kh = size;
+    kp->n_kernels = 2;
+    kp->op = CF_OP_MAGNITUDE;
+  } else {
+    int dx = p->filter == CF_FILTER_SOBEL_X, dy = !dx;
+
+    kp->kw = cf_sobel_kernel (k, dx, spec->sep.row[0]);
+    kp->kh = cf_sobel_kernel (k, dy, spec->sep.col[0]);
+    kp->op = CF_OP_ABS;
+  }
+  return TRUE;
+}
+
+static gboolean
+build_scharr (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  static const int deriv[3] = { -1, 0, 1 }, smooth[3] = { 3, 10, 3 };
+  CfKernelParams *kp = &spec->kp;
+
+  if (p->kernel_size != 0 && p->kernel_size != 3) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel-size %d is not valid for scharr, which is 3x3: use 0 or 3",
+        p->kernel_size);
+    return FALSE;
+  }
+  memcpy (spec->sep.row[0], deriv, sizeof (deriv));
+  memcpy (spec->sep.col[0], smooth, sizeof (smooth));
+  memcpy (spec->sep.row[1], smooth, sizeof (smooth));
+  memcpy (spec->sep.col[1], deriv, sizeof (deriv));
+  kp->kw = kp->kh = 3;
+  kp->separable = 1;
+  kp->n_kernels = 2;
+  kp->op = CF_OP_MAGNITUDE;
+  return TRUE;
+}
+
+static gboolean
+build_laplacian (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  static const int k1[9] = { 0, 1, 0, 1, -4, 1, 0, 1, 0 };
+  static const int k3[9] = { 2, 0, 2, 0, -8, 0, 2, 0, 2 };
+  CfKernelParams *kp = &spec->kp;
+  int k = p->kernel_size > 0 ? p->kernel_size : 1;
+  int i, j;
+
+  if (!check_derivative_size (k, "laplacian", error))
+    return FALSE;
+  kp->kw = kp->kh = MAX (k, 3);
+  spec->dense = g_new0 (int, kp->kw * kp->kh);
+  if (k == 1) {
+    memcpy (spec->dense, k1, sizeof (k1));
+  } else if (k == 3) {
+    memcpy (spec->dense, k3, sizeof (k3));
+  } else {
+    /* OpenCV: d2/dx2 + d2/dy2 with Sobel taps of order 2 and 0. */
+    int d2[CF_MAX_TAPS + 1], s0[CF_MAX_TAPS + 1];
+
+    cf_sobel_kernel (k, 2, d2);
+    cf_sobel_kernel (k, 0, s0);
+    for (j = 0; j < k; j++)
+      for (i = 0; i < k; i++)
+        spec->dense[j * k + i] = d2[i] * s0[j] + s0[i] * d2[j];
+  }
+  kp->separable = 0;
+  kp->op = CF_OP_ABS;
+  return TRUE;
+}
+
+/* The most fractional bits that keep every sum (at most `reach` in units of
+ * one) below `limit` and every weight (at most `peak`) an int32. */
+static int
+fixed_bits (double reach, double peak, double limit, int cap)
+{
+  int bits = cap;
+
+  while (bits > 0 && (reach * ldexp (1.0, bits) >= limit
+          || peak * ldexp (1.0, bits) >= INT32_LIMIT))
+    bits--;
+  return bits;
+}
+
+static gboolean
+build_custom (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  double *k, divisor, sum = 0.0, peak = 0.0, reach, row[CF_MAX_TAPS],
+      col[CF_MAX_TAPS], sum_r = 0.0, sum_c = 0.0;
+  int w, h, i, n, bits;
+  gboolean wide = FALSE;
+
+  if (p->kernel == NULL || *p->kernel == '\0') {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "filter=custom needs the kernel property, e.g. "
+        "kernel=\"0 -1 0; -1 5 -1; 0 -1 0\"");
+    return FALSE;
+  }
+  if (!cf_kernel_parse (p->kernel, &w, &h, &k, error))
+    return FALSE;
+  n = w * h;
+  for (i = 0; i < n; i++)
+    sum += k[i];
+  divisor = p->divisor != 0.0 ? p->divisor : (sum != 0.0 ? sum : 1.0);
+  if (!isfinite (divisor) || !isfinite (p->scale) || !isfinite (p->offset)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "divisor, scale and offset must be finite numbers");
+    g_free (k);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    k[i] = k[i] * p->scale / divisor;
+    peak = MAX (peak, fabs (k[i]));
+  }
+  kp->kw = w;
+  kp->kh = h;
+  kp->op = CF_OP_LINEAR;
+  kp->separable = cf_kernel_separate (k, w, h, col, row);
+
+  if (kp->separable) {
+    for (i = 0; i < w; i++)
+      sum_r += fabs (row[i]);
+    for (i = 0; i < h; i++)
+      sum_c += fabs (col[i]);
+    reach = kp->maxval * sum_r * sum_c + fabs (p->offset);
+    peak = MAX (peak, sum_c);
+  } else {
+    double sum_k = 0.0;
+
+    for (i = 0; i < n; i++)
+      sum_k += fabs (k[i]);
+    reach = kp->maxval * sum_k + fabs (p->offset);
+  }
+  bits = fixed_bits (reach, peak, INT32_LIMIT, CUSTOM_MAX_BITS_32);
+  if (bits < CUSTOM_MIN_BITS) {
+    bits = fixed_bits (reach, peak, ldexp (1.0, 62), CUSTOM_MAX_BITS_64);
+    wide = TRUE;
+  }
+  if (bits < 1 && peak > 0.0) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel values are too large after scale and divisor (largest %g)",
+        peak);
+    g_free (k);
+    return FALSE;
+  }
+
+  if (kp->separable) {
+    int bits_r = bits / 2, bits_c = bits - bits_r;
+
+    for (i = 0; i < w; i++)
+      spec->sep.row[0][i] = (int) llround (ldexp (row[i], bits_r));
+    for (i = 0; i < h; i++)
+      spec->sep.col[0][i] = (int) llround (ldexp (col[i], bits_c));
+  } else {
+    spec->dense = g_new (int, n);
+    for (i = 0; i < n; i++)
+      spec->dense[i] = (int) llround (ldexp (k[i], bits));
+  }
+  kp->shift = bits;
+  kp->bias = llround (ldexp (p->offset, bits)) + (bits > 0 ? 1LL << (bits -
+          1) : 0);
+  kp->wide_acc = wide;
+  g_free (k);
+  return TRUE;
+}
+
+/* Whether any partial or final sum can leave the int32 range. */
+static gboolean
+needs_wide_acc (const CfSpec * spec)
+{
+  const CfKernelParams *kp = &spec->kp;
+  double reach = 0.0;
+  int k;
+
+  if (kp->separable) {
+    for (k = 0; k < kp->n_kernels; k++) {
+      double r = kp->maxval * sum_abs (spec->sep.row[k], kp->kw);
+
+      reach = MAX (reach, r);
+      reach = MAX (reach, r * sum_abs (spec->sep.col[k], kp->kh));
+    }
+  } else {
+    reach = kp->maxval * sum_abs (spec->dense, kp->kw * kp->kh);
+  }
+  return reach + fabs ((double) kp->bias) >= INT32_LIMIT;
+}
+
+CfSpec *
+cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
+{
+  CfSpec *spec;
+  CfKernelParams *kp;
+  gboolean ok;
+
+  g_return_val_if_fail (params != NULL, NULL);
+  g_return_val_if_fail (sample_bytes == 1 || sample_bytes == 2, NULL);
+
+  spec = g_new0 (CfSpec, 1);
+  kp = &spec->kp;
+  kp->sample_bytes = sample_bytes;
+  kp->maxval = sample_bytes == 1 ? 255 : 65535;
+  kp->border = params->border;
+  kp->border_value = CLAMP (params->border_value, 0, kp->maxval);
+  kp->scale = (float) params->scale;
+  kp->offset = (float) params->offset;
+  kp->amount = (float) params->amount;
+  kp->n_kernels = 1;
+
+  if ((int) params->border < CF_BORDER_REFLECT101
+      || params->border > CF_BORDER_CONSTANT) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "unknown border mode %d", params->border);
+    ok = FALSE;
+  } else {
+    switch (params->filter) {
+      case CF_FILTER_GAUSSIAN:
+      case CF_FILTER_SHARPEN:
+        ok = build_gaussian (spec, params, error);
+        break;
+      case CF_FILTER_BOX:
+        ok = build_box (spec, params, error);
+        break;
+      case CF_FILTER_SOBEL:
+      case CF_FILTER_SOBEL_X:
+      case CF_FILTER_SOBEL_Y:
+        ok = build_sobel (spec, params, error);
+        break;
+      case CF_FILTER_SCHARR:
+        ok = build_scharr (spec, params, error);
+        break;
+      case CF_FILTER_LAPLACIAN:
+        ok = build_laplacian (spec, params, error);
+        break;
+      case CF_FILTER_CUSTOM:
+        ok = build_custom (spec, params, error);
+        break;
+      default:
+        g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+            "unknown filter %d", params->filter);
+        ok = FALSE;
+        break;
+    }
+  }
+  if (!ok) {
+    cf_spec_free (spec);
+    return NULL;
+  }
+  kp->ax = kp->kw / 2;
+  kp->ay = kp->kh / 2;
+  kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
+  spec->serial = (guint64) g_atomic_int_add (&spec_serial, 1) + 1;
+  return spec;
+}
+
+void
+cf_spec_free (CfSpec * spec)
+{
+  if (spec == NULL)
+    return;
+  g_free (spec->dense);
+  g_free (spec);
+}

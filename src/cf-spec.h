@@ -1,0 +1,81 @@
+/* cudafilter engine: filter parameters and the quantised filter spec built
+ * from them.  A spec is built when a parameter (or the sample depth) changes,
+ * never per frame; both backends run the same spec and give identical bytes. */
+#ifndef CF_SPEC_H
+#define CF_SPEC_H
+
+#include <glib.h>
+#include "cf-types.h"
+#include "cf-error.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CF_FILTER_GAUSSIAN = 0,
+  CF_FILTER_BOX,
+  CF_FILTER_SOBEL,              /* gradient magnitude */
+  CF_FILTER_SOBEL_X,
+  CF_FILTER_SOBEL_Y,
+  CF_FILTER_SCHARR,             /* gradient magnitude, 3x3 Scharr */
+  CF_FILTER_LAPLACIAN,
+  CF_FILTER_SHARPEN,            /* unsharp mask */
+  CF_FILTER_CUSTOM
+} CfFilter;
+
+/* User-facing parameters, as the element's properties hold them. */
+typedef struct
+{
+  CfFilter filter;
+  double sigma;                 /* > 0 */
+  double sigma_y;               /* 0 = same as sigma */
+  int kernel_size;              /* 0 = derived; odd */
+  const char *kernel;           /* custom matrix, e.g. "0 -1 0; -1 5 -1; 0 -1 0" */
+  double divisor;               /* custom: 0 = sum of the kernel, or 1 if 0 */
+  double offset;                /* added to derivative and custom results */
+  double scale;                 /* multiplies derivative and custom results */
+  double amount;                /* sharpen strength */
+  CfBorder border;
+  int border_value;             /* sample value, clamped to the sample range */
+} CfParams;
+
+typedef struct
+{
+  CfKernelParams kp;            /* what the kernels need, by value */
+  CfSepWeights sep;             /* weights when kp.separable */
+  int *dense;                   /* kh * kw weights, row-major, otherwise */
+  guint64 serial;               /* unique per spec: backends cache on it */
+} CfSpec;
+
+void cf_params_init (CfParams * params);
+
+CfSpec *cf_spec_new (const CfParams * params, int sample_bytes,
+    GError ** error);
+void cf_spec_free (CfSpec * spec);
+
+/* The kernel size a filter uses when kernel_size is 0. */
+int cf_filter_default_kernel_size (CfFilter filter, double sigma,
+    int sample_bytes);
+/* Derivative filters (sobel*, scharr, laplacian) give grey edges on YUV. */
+gboolean cf_filter_is_derivative (CfFilter filter);
+
+/* Gaussian taps as OpenCV's getGaussianKernel (double, sums to 1). */
+void cf_gaussian_kernel (int n, double sigma, double *out);
+/* The same quantised to `bits` fractional bits with error diffusion so the
+ * integer taps sum to exactly 1 << bits, as OpenCV's bit-exact GaussianBlur. */
+void cf_gaussian_kernel_fixed (int n, double sigma, int bits, int *out);
+/* Sobel derivative taps of `order` in a kernel of `size` (OpenCV's
+ * getDerivKernels, unnormalised); size 1 with order > 0 gives 3 taps.
+ * Returns the number of taps written. */
+int cf_sobel_kernel (int size, int order, int *out);
+
+/* Parses "a b c; d e f" (rows by ';', values by spaces or commas).
+ * On success *values holds width * height doubles, row-major; g_free it. */
+gboolean cf_kernel_parse (const char *text, int *width, int *height,
+    double **values, GError ** error);
+/* Rank-1 test: if k == col * row^T (within rounding), fills col and row. */
+gboolean cf_kernel_separate (const double *k, int width, int height,
+    double *col, double *row);
+
+G_END_DECLS
+#endif /* CF_SPEC_H */

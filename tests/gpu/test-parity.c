@@ -1,0 +1,557 @@
+/* cudafilter GPU tests: the CUDA backend must give the CPU backend's bytes
+ * for every filter, border, size and layout, must leave the bytes between
+ * rows alone, and must get a few hand-worked results right on its own.
+ * Without a CUDA device every test is skipped with the reason. */
+#include <string.h>
+#include <glib.h>
+
+#include "cf-backend.h"
+
+static char *no_device_reason;
+
+static gboolean
+need_device (void)
+{
+  if (no_device_reason == NULL)
+    return TRUE;
+  g_test_skip (no_device_reason);
+  return FALSE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frames with padded strides that differ between input and output */
+
+#define IN_PAD 13
+#define OUT_PAD 5
+#define CANARY 0xA5
+
+typedef struct
+{
+  CfLayout layout;
+  CfFrame in, cpu_out, gpu_out;
+  gsize size[CF_MAX_PLANES];    /* bytes of each output plane */
+} TestFrame;
+
+static int
+padded (int row_bytes, int pad, int sample_bytes)
+{
+  return row_bytes + pad * sample_bytes;
+}
+
+static void
+test_frame_alloc (TestFrame * f, GRand * rand)
+{
+  const CfLayout *l = &f->layout;
+
+  for (int p = 0; p < l->n_planes; p++) {
+    int sb = l->sample_bytes;
+    int in_stride = padded (l->plane_row_bytes[p], IN_PAD, sb);
+    int out_stride = padded (l->plane_row_bytes[p], OUT_PAD, sb);
+    gsize in_size = (gsize) in_stride * l->plane_height[p];
+
+    f->size[p] = (gsize) out_stride * l->plane_height[p];
+    f->in.stride[p] = in_stride;
+    f->in.data[p] = g_malloc (in_size);
+    for (gsize i = 0; i < in_size; i++)
+      f->in.data[p][i] = (guint8) g_rand_int (rand);
+    f->cpu_out.stride[p] = f->gpu_out.stride[p] = out_stride;
+    f->cpu_out.data[p] = g_malloc (f->size[p]);
+    f->gpu_out.data[p] = g_malloc (f->size[p]);
+  }
+}
+
+static void
+test_frame_clear (TestFrame * f)
+{
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    g_free (f->in.data[p]);
+    g_free (f->cpu_out.data[p]);
+    g_free (f->gpu_out.data[p]);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Layouts */
+
+typedef enum
+{
+  LAYOUT_GRAY8,
+  LAYOUT_GRAY16,
+  LAYOUT_RGBA8,                 /* alpha copied */
+  LAYOUT_RGBA16,
+  LAYOUT_I420,                  /* three planes, chroma halved */
+  LAYOUT_I420_16,
+  LAYOUT_NV12,                  /* luma + interleaved chroma, V filled */
+  N_LAYOUTS
+} LayoutId;
+
+static const char *layout_names[N_LAYOUTS] = {
+  "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12"
+};
+
+static int
+layout_sample_bytes (LayoutId id)
+{
+  return (id == LAYOUT_GRAY16 || id == LAYOUT_RGBA16
+      || id == LAYOUT_I420_16) ? 2 : 1;
+}
+
+static void
+make_layout (CfLayout * l, LayoutId id, int w, int h)
+{
+  int sb = layout_sample_bytes (id);
+  int cw = (w + 1) / 2, chh = (h + 1) / 2;
+
+  switch (id) {
+    case LAYOUT_GRAY8:
+    case LAYOUT_GRAY16:
+      cf_layout_init_interleaved (l, w, h, 1, sb, 0x1);
+      break;
+    case LAYOUT_RGBA8:
+    case LAYOUT_RGBA16:
+      cf_layout_init_interleaved (l, w, h, 4, sb, 0x7);
+      break;
+    case LAYOUT_I420:
+    case LAYOUT_I420_16:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = sb;
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
+              sb, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, chh,
+              sb, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 2, cw, chh,
+              sb, 0, 0));
+      break;
+    case LAYOUT_NV12:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 1;
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
+              1, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, chh,
+              2, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILL, 1, cw, chh,
+              2, 1, 128));
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Filters */
+
+typedef struct
+{
+  const char *name;
+  CfFilter filter;
+  double sigma, sigma_y;
+  int kernel_size;
+  const char *kernel;
+  double divisor, offset, scale, amount;
+} FilterCase;
+
+/* offset, scale and amount 0 below mean "leave the default". */
+static const FilterCase filter_cases[] = {
+  {"gaussian-s1", CF_FILTER_GAUSSIAN, 1.0, 0, 0},
+  {"gaussian-s0.6-k5", CF_FILTER_GAUSSIAN, 0.6, 0, 5},
+  {"gaussian-s2.5", CF_FILTER_GAUSSIAN, 2.5, 0, 0},
+  {"gaussian-s8", CF_FILTER_GAUSSIAN, 8.0, 0, 0},
+  {"gaussian-s1.5-sy3", CF_FILTER_GAUSSIAN, 1.5, 3.0, 0},
+  {"box-3", CF_FILTER_BOX, 1, 0, 3},
+  {"box-7", CF_FILTER_BOX, 1, 0, 7},
+  {"sobel-1", CF_FILTER_SOBEL, 1, 0, 1},
+  {"sobel-3", CF_FILTER_SOBEL, 1, 0, 3},
+  {"sobel-5", CF_FILTER_SOBEL, 1, 0, 5, NULL, 0, 0, 0.25},
+  {"sobel-7", CF_FILTER_SOBEL, 1, 0, 7, NULL, 0, 3, 0.01},
+  {"sobel-x", CF_FILTER_SOBEL_X, 1, 0, 3},
+  {"sobel-y-5", CF_FILTER_SOBEL_Y, 1, 0, 5, NULL, 0, 10, 0.5},
+  {"scharr", CF_FILTER_SCHARR, 1, 0, 0},
+  {"laplacian-1", CF_FILTER_LAPLACIAN, 1, 0, 1},
+  {"laplacian-3", CF_FILTER_LAPLACIAN, 1, 0, 3},
+  {"laplacian-5", CF_FILTER_LAPLACIAN, 1, 0, 5, NULL, 0, 0, 0.5},
+  {"sharpen", CF_FILTER_SHARPEN, 1.2, 0, 0, NULL, 0, 0, 0, 1.5},
+  {"custom-3x3", CF_FILTER_CUSTOM, 1, 0, 0, "0 -1 0; -1 5 -1; 0 -1 0"},
+  {"custom-3x3-offset", CF_FILTER_CUSTOM, 1, 0, 0,
+      "-1 0 1; -2 0 2; -1 0 1", 1, 128},
+  {"custom-5x5", CF_FILTER_CUSTOM, 1, 0, 0,
+        "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1"},
+  {"custom-4x2", CF_FILTER_CUSTOM, 1, 0, 0, "1 2 3 4; 5 6 7 8"},
+  {"custom-31x31", CF_FILTER_CUSTOM, 1, 0, 0, NULL /* generated */ },
+  {"custom-separable", CF_FILTER_CUSTOM, 1, 0, 0, "1 2 1; 2 4 2; 1 2 1"},
+};
+
+/* A 31x31 matrix of small integers, some negative, fixed content. */
+static char *
+make_big_kernel (void)
+{
+  GString *s = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (31);
+
+  for (int j = 0; j < 31; j++) {
+    for (int i = 0; i < 31; i++)
+      g_string_append_printf (s, "%d ", g_rand_int_range (rand, -3, 10));
+    g_string_append (s, j < 30 ? ";" : "");
+  }
+  g_rand_free (rand);
+  return g_string_free (s, FALSE);
+}
+
+static CfSpec *
+make_spec (const FilterCase * fc, CfBorder border, int sample_bytes)
+{
+  CfParams params;
+  GError *error = NULL;
+  char *big = NULL;
+  CfSpec *spec;
+
+  cf_params_init (&params);
+  params.filter = fc->filter;
+  params.sigma = fc->sigma;
+  params.sigma_y = fc->sigma_y;
+  params.kernel_size = fc->kernel_size;
+  if (fc->filter == CF_FILTER_CUSTOM)
+    params.kernel = fc->kernel ? fc->kernel : (big = make_big_kernel ());
+  params.divisor = fc->divisor;
+  if (fc->offset != 0)
+    params.offset = fc->offset;
+  if (fc->scale != 0)
+    params.scale = fc->scale;
+  if (fc->amount != 0)
+    params.amount = fc->amount;
+  params.border = border;
+  params.border_value = sample_bytes == 1 ? 200 : 50000;
+
+  spec = cf_spec_new (&params, sample_bytes, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (spec);
+  g_free (big);
+  return spec;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Comparison */
+
+static CfBackend *cpu, *gpu;
+
+static void
+run_both (TestFrame * f, const CfSpec * spec)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    memset (f->cpu_out.data[p], CANARY, f->size[p]);
+    memset (f->gpu_out.data[p], CANARY, f->size[p]);
+  }
+  g_assert_true (cf_backend_process (cpu, spec, &f->layout, &f->in,
+          &f->cpu_out, &error));
+  g_assert_no_error (error);
+  g_assert_true (cf_backend_process (gpu, spec, &f->layout, &f->in,
+          &f->gpu_out, &error));
+  g_assert_no_error (error);
+}
+
+/* Compares the whole output planes, and checks that the bytes past each
+ * row were left as they were. */
+static gboolean
+outputs_match (const TestFrame * f, const char *what)
+{
+  const CfLayout *l = &f->layout;
+
+  for (int p = 0; p < l->n_planes; p++) {
+    int stride = f->gpu_out.stride[p];
+
+    for (int y = 0; y < l->plane_height[p]; y++) {
+      const guint8 *c = f->cpu_out.data[p] + (gsize) y * stride;
+      const guint8 *g = f->gpu_out.data[p] + (gsize) y * stride;
+
+      for (int x = 0; x < stride; x++) {
+        if (x >= l->plane_row_bytes[p] && g[x] != CANARY) {
+          g_printerr ("%s: plane %d row %d: padding byte %d changed to %d\n",
+              what, p, y, x, g[x]);
+          return FALSE;
+        }
+        if (c[x] != g[x]) {
+          g_printerr ("%s: plane %d row %d byte %d: cpu %d, cuda %d\n",
+              what, p, y, x, c[x], g[x]);
+          return FALSE;
+        }
+      }
+    }
+  }
+  return TRUE;
+}
+
+typedef struct
+{
+  int w, h;
+} Size;
+
+static const Size sizes[] = {
+  {1, 1}, {1, 7}, {7, 1}, {3, 3}, {17, 13}, {64, 48}, {333, 211},
+};
+
+static const char *border_names[] = {
+  "reflect101", "replicate", "reflect", "wrap", "constant"
+};
+
+static void
+test_filter (gconstpointer data)
+{
+  const FilterCase *fc = data;
+  GRand *rand;
+  int failures = 0, cases = 0;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (0xcf);
+  for (int b = 0; b <= CF_BORDER_CONSTANT; b++) {
+    CfSpec *spec8 = make_spec (fc, b, 1);
+    CfSpec *spec16 = make_spec (fc, b, 2);
+
+    for (int li = 0; li < N_LAYOUTS; li++) {
+      for (guint si = 0; si < G_N_ELEMENTS (sizes); si++) {
+        TestFrame f = { 0 };
+        int sb = layout_sample_bytes (li);
+        char *what;
+
+        make_layout (&f.layout, li, sizes[si].w, sizes[si].h);
+        test_frame_alloc (&f, rand);
+        run_both (&f, sb == 1 ? spec8 : spec16);
+        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
+            border_names[b], layout_names[li], sizes[si].w, sizes[si].h);
+        if (!outputs_match (&f, what))
+          failures++;
+        cases++;
+        g_free (what);
+        test_frame_clear (&f);
+      }
+    }
+    cf_spec_free (spec8);
+    cf_spec_free (spec16);
+  }
+  g_rand_free (rand);
+  if (failures)
+    g_test_message ("%d of %d cases differ", failures, cases);
+  g_assert_cmpint (failures, ==, 0);
+}
+
+/* One full-HD frame, so the grid spans many tiles in x and y. */
+static void
+test_large (void)
+{
+  const FilterCase *fc = &filter_cases[2];      /* gaussian sigma 2.5 */
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (1080);
+  for (LayoutId li = LAYOUT_GRAY16; li <= LAYOUT_RGBA8; li++) {
+    CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101,
+        layout_sample_bytes (li));
+    TestFrame f = { 0 };
+
+    make_layout (&f.layout, li, 1920, 1080);
+    test_frame_alloc (&f, rand);
+    run_both (&f, spec);
+    g_assert_true (outputs_match (&f, layout_names[li]));
+    test_frame_clear (&f);
+    cf_spec_free (spec);
+  }
+  g_rand_free (rand);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Results worked out by hand, on the CUDA backend alone */
+
+static CfSpec *
+spec_simple (CfFilter filter, int kernel_size, const char *kernel,
+    CfBorder border)
+{
+  CfParams params;
+  GError *error = NULL;
+  CfSpec *spec;
+
+  cf_params_init (&params);
+  params.filter = filter;
+  params.kernel_size = kernel_size;
+  params.kernel = kernel;
+  params.border = border;
+  params.border_value = 0;
+  spec = cf_spec_new (&params, 1, &error);
+  g_assert_no_error (error);
+  return spec;
+}
+
+/* gray8 frame of w x h, in and out strides padded. */
+static void
+gray_frame (TestFrame * f, int w, int h)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  memset (f, 0, sizeof (*f));
+  cf_layout_init_interleaved (&f->layout, w, h, 1, 1, 0x1);
+  test_frame_alloc (f, rand);
+  memset (f->gpu_out.data[0], CANARY, f->size[0]);
+  g_rand_free (rand);
+}
+
+static void
+process_gpu (TestFrame * f, const CfSpec * spec)
+{
+  GError *error = NULL;
+
+  g_assert_true (cf_backend_process (gpu, spec, &f->layout, &f->in,
+          &f->gpu_out, &error));
+  g_assert_no_error (error);
+}
+
+static guint8
+in_at (const TestFrame * f, int x, int y)
+{
+  return f->in.data[0][y * f->in.stride[0] + x];
+}
+
+static guint8
+out_at (const TestFrame * f, int x, int y)
+{
+  return f->gpu_out.data[0][y * f->gpu_out.stride[0] + x];
+}
+
+static void
+test_hand_values (void)
+{
+  TestFrame f;
+  CfSpec *spec;
+  const int w = 40, h = 37;
+
+  if (!need_device ())
+    return;
+
+  /* A flat image stays flat under any normalised blur, whatever the
+   * border (constant border 0 darkens only the edge rows and columns). */
+  gray_frame (&f, w, h);
+  for (int y = 0; y < h; y++)
+    memset (f.in.data[0] + y * f.in.stride[0], 90, w);
+  spec = spec_simple (CF_FILTER_BOX, 5, NULL, CF_BORDER_REFLECT);
+  process_gpu (&f, spec);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      g_assert_cmpint (out_at (&f, x, y), ==, 90);
+  cf_spec_free (spec);
+
+  /* Box 3x3 with constant border 0: a corner sees 4 of 9 samples,
+   * 90 * 4 / 9 = 40; an edge 6 of 9: 60. */
+  spec = spec_simple (CF_FILTER_BOX, 3, NULL, CF_BORDER_CONSTANT);
+  process_gpu (&f, spec);
+  g_assert_cmpint (out_at (&f, 0, 0), ==, 40);
+  g_assert_cmpint (out_at (&f, w - 1, h - 1), ==, 40);
+  g_assert_cmpint (out_at (&f, 5, 0), ==, 60);
+  g_assert_cmpint (out_at (&f, 0, 5), ==, 60);
+  g_assert_cmpint (out_at (&f, 5, 5), ==, 90);
+  cf_spec_free (spec);
+
+  /* Sobel magnitude of a horizontal ramp of slope 3: gx = 3 * 2 * 4 = 24
+   * away from the edges, gy = 0.  With replicate borders the first column
+   * sees (I(1) - I(0)) * 4 = 12. */
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      f.in.data[0][y * f.in.stride[0] + x] = 3 * x;
+  spec = spec_simple (CF_FILTER_SOBEL, 3, NULL, CF_BORDER_REPLICATE);
+  process_gpu (&f, spec);
+  for (int y = 0; y < h; y++) {
+    g_assert_cmpint (out_at (&f, 0, y), ==, 12);
+    for (int x = 1; x < w - 1; x++)
+      g_assert_cmpint (out_at (&f, x, y), ==, 24);
+    g_assert_cmpint (out_at (&f, w - 1, y), ==, 12);
+  }
+  cf_spec_free (spec);
+  test_frame_clear (&f);
+
+  /* The identity kernel and a shift kernel reproduce the random input;
+   * wrap brings the last column round to the first. */
+  gray_frame (&f, w, h);
+  spec = spec_simple (CF_FILTER_CUSTOM, 0, "0 0 0; 0 1 0; 0 0 0",
+      CF_BORDER_CONSTANT);
+  process_gpu (&f, spec);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      g_assert_cmpint (out_at (&f, x, y), ==, in_at (&f, x, y));
+  cf_spec_free (spec);
+  spec = spec_simple (CF_FILTER_CUSTOM, 0, "0 0 0; 1 0 0; 0 0 0",
+      CF_BORDER_WRAP);
+  process_gpu (&f, spec);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      g_assert_cmpint (out_at (&f, x, y), ==,
+          in_at (&f, (x + w - 1) % w, y));
+  cf_spec_free (spec);
+
+  /* Padding past each output row is never written. */
+  for (int y = 0; y < h; y++)
+    for (int x = w; x < f.gpu_out.stride[0]; x++)
+      g_assert_cmpint (out_at (&f, x, y), ==, CANARY);
+  test_frame_clear (&f);
+}
+
+static void
+test_device_errors (void)
+{
+  GError *error = NULL;
+  CfBackend *b;
+  int n;
+
+  if (!need_device ())
+    return;
+
+  g_assert_true (g_str_has_prefix (cf_backend_describe (gpu), "cuda:0 ("));
+  g_assert_cmpint (cf_backend_kind (gpu), ==, CF_BACKEND_CUDA);
+
+  n = cf_cuda_device_count (NULL);
+  b = cf_backend_new (CF_BACKEND_CUDA, n, &error);
+  g_assert_null (b);
+  g_assert_error (error, CF_ERROR, CF_ERROR_NO_DEVICE);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "requested"));
+  g_assert_nonnull (strstr (error->message, "0: "));
+  g_clear_error (&error);
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  char *why = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (cf_cuda_device_count (&why) == 0) {
+    no_device_reason = g_strdup_printf ("no CUDA device: %s", why);
+    g_print ("SKIP: %s\n", no_device_reason);
+    g_free (why);
+  } else {
+    cpu = cf_backend_new (CF_BACKEND_CPU, -1, &error);
+    g_assert_no_error (error);
+    gpu = cf_backend_new (CF_BACKEND_CUDA, -1, &error);
+    g_assert_no_error (error);
+    g_print ("# comparing %s with %s\n", cf_backend_describe (gpu),
+        cf_backend_describe (cpu));
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++) {
+    char *path = g_strdup_printf ("/gpu-parity/%s", filter_cases[i].name);
+    g_test_add_data_func (path, &filter_cases[i], test_filter);
+    g_free (path);
+  }
+  g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
+  g_test_add_func ("/gpu/hand-values", test_hand_values);
+  g_test_add_func ("/gpu/device-errors", test_device_errors);
+
+  int ret = g_test_run ();
+
+  cf_backend_free (gpu);
+  cf_backend_free (cpu);
+  g_free (no_device_reason);
+  return ret;
+}
