@@ -1,1 +1,378 @@
-int main (void) { return 0; }
+/* cudafilter-bench: times the filter kernel on device buffers and, in the
+ * same run, the copies that bound it: a device-to-device copy of the frame
+ * (the floor for any filter) and pinned host-to-device / device-to-host
+ * uploads and downloads (the cost of system-memory caps).
+ *
+ *   cudafilter-bench --filter gaussian,sobel --size 3840x2160 --format rgba
+ *
+ * Prints a table and one "csv," line per case. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <cuda_runtime_api.h>
+
+#include "cf-spec.h"
+#include "cf-layout.h"
+#include "cf-launch.h"
+
+#define PITCH_ALIGN 256
+
+static char *opt_filters = (char *) "gaussian";
+static char *opt_formats = (char *) "rgba";
+static char *opt_size = (char *) "3840x2160";
+static char *opt_kernel = NULL;
+static char *opt_border = (char *) "reflect101";
+static double opt_sigma = 2.0;
+static int opt_kernel_size = 0;
+static int opt_iterations = 100;
+static int opt_warmup = 10;
+static int opt_device = 0;
+
+static GOptionEntry entries[] = {
+  {"filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filters,
+      "Comma-separated filters: gaussian, box, sobel, sobel-x, sobel-y, "
+        "scharr, laplacian, sharpen, custom (default gaussian)", "LIST"},
+  {"sigma", 's', 0, G_OPTION_ARG_DOUBLE, &opt_sigma,
+      "Gaussian / sharpen sigma (default 2.0: 13 taps)", "SIGMA"},
+  {"kernel-size", 'k', 0, G_OPTION_ARG_INT, &opt_kernel_size,
+      "Kernel size, 0 = derived (default 0)", "N"},
+  {"kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel,
+      "Matrix for the custom filter, e.g. \"0 -1 0; -1 5 -1; 0 -1 0\"", "M"},
+  {"border", 'b', 0, G_OPTION_ARG_STRING, &opt_border,
+      "reflect101, replicate, reflect, wrap or constant (default reflect101)",
+      "MODE"},
+  {"size", 'S', 0, G_OPTION_ARG_STRING, &opt_size,
+      "Frame size WIDTHxHEIGHT (default 3840x2160)", "WxH"},
+  {"format", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
+      "Comma-separated formats: rgba (alpha copied), gray8, gray16 "
+        "(default rgba)", "LIST"},
+  {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
+      "Timed iterations per measurement (default 100)", "N"},
+  {"warmup", 'w', 0, G_OPTION_ARG_INT, &opt_warmup,
+      "Untimed iterations first (default 10)", "N"},
+  {"device", 'd', 0, G_OPTION_ARG_INT, &opt_device,
+      "CUDA device (default 0)", "N"},
+  {NULL}
+};
+
+static const char *filter_names[] = {
+  "gaussian", "box", "sobel", "sobel-x", "sobel-y", "scharr", "laplacian",
+  "sharpen", "custom"
+};
+
+static const char *border_names[] = {
+  "reflect101", "replicate", "reflect", "wrap", "constant"
+};
+
+static int
+lookup (const char *name, const char **names, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (name, names[i]) == 0)
+      return i;
+  return -1;
+}
+
+#define CHECK(call) do { \
+    cudaError_t err_ = (call); \
+    if (err_ != cudaSuccess) { \
+      fprintf (stderr, "cudafilter-bench: %s failed: %s\n", #call, \
+          cudaGetErrorString (err_)); \
+      exit (1); \
+    } \
+  } while (0)
+
+typedef struct
+{
+  double median, min, max;      /* microseconds */
+} Timing;
+
+static int
+cmp_float (const void *a, const void *b)
+{
+  float x = *(const float *) a, y = *(const float *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* What one timed step does on the stream. */
+typedef void (*StepFunc) (gpointer data, cudaStream_t stream);
+
+/* Warm-up, then each iteration between its own pair of events, all queued
+ * before the one synchronisation so host gaps do not count. */
+static Timing
+time_step (StepFunc step, gpointer data, cudaStream_t stream)
+{
+  int n = opt_iterations;
+  cudaEvent_t *ev = g_new (cudaEvent_t, n + 1);
+  float *ms = g_new (float, n);
+  Timing t;
+
+  for (int i = 0; i < opt_warmup; i++)
+    step (data, stream);
+  for (int i = 0; i <= n; i++)
+    CHECK (cudaEventCreate (&ev[i]));
+  CHECK (cudaEventRecord (ev[0], stream));
+  for (int i = 0; i < n; i++) {
+    step (data, stream);
+    CHECK (cudaEventRecord (ev[i + 1], stream));
+  }
+  CHECK (cudaEventSynchronize (ev[n]));
+  CHECK (cudaGetLastError ());
+  for (int i = 0; i < n; i++)
+    CHECK (cudaEventElapsedTime (&ms[i], ev[i], ev[i + 1]));
+  qsort (ms, n, sizeof (float), cmp_float);
+  t.min = ms[0] * 1000.0;
+  t.max = ms[n - 1] * 1000.0;
+  t.median = (n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2])) * 1000.0;
+  for (int i = 0; i <= n; i++)
+    cudaEventDestroy (ev[i]);
+  g_free (ev);
+  g_free (ms);
+  return t;
+}
+
+typedef struct
+{
+  CfDeviceFrame frame;
+  const CfSpec *spec;
+  const int *d_dense;
+} KernelStep;
+
+static void
+kernel_step (gpointer data, cudaStream_t stream)
+{
+  KernelStep *k = data;
+
+  CHECK (cf_launch_filter (&k->frame, &k->spec->kp, &k->spec->sep,
+          k->d_dense, stream));
+}
+
+typedef struct
+{
+  void *dst;
+  const void *src;
+  size_t bytes;
+  enum cudaMemcpyKind kind;
+} CopyStep;
+
+static void
+copy_step (gpointer data, cudaStream_t stream)
+{
+  CopyStep *c = data;
+
+  CHECK (cudaMemcpyAsync (c->dst, c->src, c->bytes, c->kind, stream));
+}
+
+typedef struct
+{
+  const char *format;
+  int samples, sample_bytes;
+} Format;
+
+static gboolean
+parse_format (const char *name, Format * f)
+{
+  f->format = name;
+  if (g_ascii_strcasecmp (name, "rgba") == 0)
+    f->samples = 4, f->sample_bytes = 1;
+  else if (g_ascii_strcasecmp (name, "gray8") == 0)
+    f->samples = 1, f->sample_bytes = 1;
+  else if (g_ascii_strcasecmp (name, "gray16") == 0)
+    f->samples = 1, f->sample_bytes = 2;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+run_case (int filter, const Format * fmt, int width, int height,
+    CfBorder border, cudaStream_t stream)
+{
+  CfParams params;
+  CfSpec *spec;
+  CfLayout layout;
+  GError *error = NULL;
+  KernelStep ks;
+  CopyStep d2d, h2d, d2h;
+  Timing tk, tc, tu, td;
+  size_t row_bytes, pitch, frame_bytes, dev_bytes;
+  unsigned char *d_in, *d_out, *h_pinned;
+  int *d_dense = NULL;
+  double moved, gbps;
+
+  cf_params_init (&params);
+  params.filter = filter;
+  params.sigma = opt_sigma;
+  params.kernel_size = opt_kernel_size;
+  params.border = border;
+  if (filter == CF_FILTER_CUSTOM)
+    params.kernel = opt_kernel ? opt_kernel : "0 -1 0; -1 5 -1; 0 -1 0";
+  spec = cf_spec_new (&params, fmt->sample_bytes, &error);
+  if (spec == NULL) {
+    fprintf (stderr, "cudafilter-bench: %s: %s\n", filter_names[filter],
+        error->message);
+    g_clear_error (&error);
+    return;
+  }
+
+  cf_layout_init_interleaved (&layout, width, height, fmt->samples,
+      fmt->sample_bytes, fmt->samples == 4 ? 0x7 : 0x1);
+  row_bytes = layout.plane_row_bytes[0];
+  pitch = (row_bytes + PITCH_ALIGN - 1) & ~(size_t) (PITCH_ALIGN - 1);
+  frame_bytes = row_bytes * height;
+  dev_bytes = pitch * height;
+
+  CHECK (cudaMalloc ((void **) &d_in, dev_bytes));
+  CHECK (cudaMalloc ((void **) &d_out, dev_bytes));
+  CHECK (cudaMallocHost ((void **) &h_pinned, dev_bytes));
+  {
+    GRand *rand = g_rand_new_with_seed (42);
+    for (size_t i = 0; i < dev_bytes; i++)
+      h_pinned[i] = (unsigned char) g_rand_int (rand);
+    g_rand_free (rand);
+  }
+  CHECK (cudaMemcpyAsync (d_in, h_pinned, dev_bytes, cudaMemcpyHostToDevice,
+          stream));
+  if (!spec->kp.separable) {
+    size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+    CHECK (cudaMalloc ((void **) &d_dense, bytes));
+    CHECK (cudaMemcpyAsync (d_dense, spec->dense, bytes,
+            cudaMemcpyHostToDevice, stream));
+  }
+  CHECK (cudaStreamSynchronize (stream));
+
+  memset (&ks, 0, sizeof (ks));
+  ks.frame.src[0] = d_in;
+  ks.frame.dst[0] = d_out;
+  ks.frame.src_stride[0] = ks.frame.dst_stride[0] = (long long) pitch;
+  ks.frame.n_channels = layout.n_channels;
+  memcpy (ks.frame.channels, layout.channels,
+      sizeof (CfChannel) * layout.n_channels);
+  ks.spec = spec;
+  ks.d_dense = d_dense;
+
+  d2d = (CopyStep) {
+  d_out, d_in, dev_bytes, cudaMemcpyDeviceToDevice};
+  h2d = (CopyStep) {
+  d_in, h_pinned, dev_bytes, cudaMemcpyHostToDevice};
+  d2h = (CopyStep) {
+  h_pinned, d_out, dev_bytes, cudaMemcpyDeviceToHost};
+
+  tk = time_step (kernel_step, &ks, stream);
+  tc = time_step (copy_step, &d2d, stream);
+  tu = time_step (copy_step, &h2d, stream);
+  td = time_step (copy_step, &d2h, stream);
+
+  moved = 2.0 * frame_bytes;
+  gbps = moved / (tk.median * 1e-6) / 1e9;
+  printf ("%-10s %-6s %5dx%-5d %2dx%-2d %-3s %9.1f %9.1f %9.1f %8.0f "
+      "%8.1f %6.2fx %8.1f %8.1f\n", filter_names[filter], fmt->format,
+      width, height, spec->kp.kw, spec->kp.kh,
+      spec->kp.separable ? "sep" : "2d", tk.median, tk.min, tk.max, gbps,
+      tc.median, tk.median / tc.median, tu.median, td.median);
+  printf ("csv,%s,%s,%d,%d,%d,%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.3f,%.2f,"
+      "%.2f\n", filter_names[filter], fmt->format, width, height,
+      spec->kp.kw, spec->kp.kh, spec->kp.separable, border_names[border],
+      tk.median, tk.min, tk.max, gbps, tc.median, tk.median / tc.median,
+      tu.median, td.median);
+  fflush (stdout);
+
+  cudaFree (d_dense);
+  cudaFreeHost (h_pinned);
+  cudaFree (d_out);
+  cudaFree (d_in);
+  cf_spec_free (spec);
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionContext *ctx;
+  GError *error = NULL;
+  struct cudaDeviceProp prop;
+  cudaStream_t stream;
+  char **filters, **formats;
+  int width, height, border, n_devices = 0;
+  char x;
+
+  ctx = g_option_context_new ("- time cudafilter's kernels against copies");
+  g_option_context_set_summary (ctx,
+      "Times the filter kernel on device buffers (CUDA events, median of "
+      "--iterations after a warm-up) and, in the same run, a device-to-device "
+      "copy of the frame and pinned host<->device copies.  Effective GB/s "
+      "counts the frame read once and written once.");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    fprintf (stderr, "cudafilter-bench: %s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+
+  if (sscanf (opt_size, "%dx%d%c", &width, &height, &x) != 2 || width < 1
+      || height < 1) {
+    fprintf (stderr, "cudafilter-bench: --size wants WIDTHxHEIGHT, "
+        "e.g. 3840x2160, not \"%s\"\n", opt_size);
+    return 2;
+  }
+  border = lookup (opt_border, border_names, G_N_ELEMENTS (border_names));
+  if (border < 0) {
+    fprintf (stderr, "cudafilter-bench: unknown --border \"%s\"\n",
+        opt_border);
+    return 2;
+  }
+  if (opt_iterations < 1 || opt_warmup < 0) {
+    fprintf (stderr, "cudafilter-bench: --iterations must be >= 1\n");
+    return 2;
+  }
+
+  if (cudaGetDeviceCount (&n_devices) != cudaSuccess || n_devices == 0) {
+    fprintf (stderr, "cudafilter-bench: no CUDA device\n");
+    return 1;
+  }
+  if (opt_device < 0 || opt_device >= n_devices) {
+    fprintf (stderr, "cudafilter-bench: --device %d, but %d device(s) "
+        "present\n", opt_device, n_devices);
+    return 2;
+  }
+  CHECK (cudaSetDevice (opt_device));
+  CHECK (cudaGetDeviceProperties (&prop, opt_device));
+  printf ("device %d: %s (sm_%d%d, %d SMs, %.1f GiB)\n", opt_device,
+      prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+      prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+  printf ("%d iterations after %d warm-up, border %s; times in us "
+      "(median, min, max); ratio = kernel / D2D copy\n\n",
+      opt_iterations, opt_warmup, border_names[border]);
+  CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+
+  printf ("%-10s %-6s %11s %5s %-3s %9s %9s %9s %8s %8s %7s %8s %8s\n",
+      "filter", "format", "size", "taps", "", "kernel", "min", "max",
+      "GB/s", "D2D", "ratio", "H2D", "D2H");
+  printf ("csv,filter,format,width,height,kw,kh,separable,border,"
+      "kernel_us,kernel_min_us,kernel_max_us,kernel_gbps,d2d_us,"
+      "ratio_to_d2d,h2d_pinned_us,d2h_pinned_us\n");
+
+  filters = g_strsplit (opt_filters, ",", -1);
+  formats = g_strsplit (opt_formats, ",", -1);
+  for (char **f = filters; *f; f++) {
+    int filter = lookup (g_strstrip (*f), filter_names,
+        G_N_ELEMENTS (filter_names));
+    if (filter < 0) {
+      fprintf (stderr, "cudafilter-bench: unknown filter \"%s\"\n", *f);
+      return 2;
+    }
+    for (char **fm = formats; *fm; fm++) {
+      Format fmt;
+      if (!parse_format (g_strstrip (*fm), &fmt)) {
+        fprintf (stderr, "cudafilter-bench: unknown format \"%s\" "
+            "(rgba, gray8, gray16)\n", *fm);
+        return 2;
+      }
+      run_case (filter, &fmt, width, height, border, stream);
+    }
+  }
+  g_strfreev (filters);
+  g_strfreev (formats);
+  cudaStreamDestroy (stream);
+  return 0;
+}

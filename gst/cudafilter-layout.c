@@ -28,8 +28,7 @@ add_channel (CfLayout * layout, const GstVideoInfo * info, CfChannelMode mode,
 
 gboolean
 gst_cuda_filter_layout_from_info (const GstVideoInfo * info,
-    gboolean luma_only, gboolean derivative, CfLayout * layout,
-    GError ** error)
+    gboolean luma_only, gboolean derivative, CfLayout * layout, GError ** error)
 {
   const GstVideoFormatInfo *finfo = info->finfo;
   guint n_comps = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);

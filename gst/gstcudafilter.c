@@ -211,8 +211,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       "CUDA video filter", "Filter/Effect/Video/Hardware",
       "Convolution filters on raw video with CUDA: Gaussian and box blur, "
       "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
-      "with a CPU fallback giving the same output",
-      "The cudafilter authors");
+      "with a CPU fallback giving the same output", "The cudafilter authors");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -339,8 +338,7 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
   GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
       ("Invalid value %s for property '%s': %s. Accepted: %s. Keeping %s.",
           GST_STR_NULL (new_str), pspec->name, err->message,
-          accepted_values (pspec->param_id), GST_STR_NULL (old_str)),
-      (NULL));
+          accepted_values (pspec->param_id), GST_STR_NULL (old_str)), (NULL));
 
   g_free (old_str);
   g_free (new_str);

@@ -19,10 +19,11 @@ namespace
 {
 
 /* Threads per block: one warp across, BLOCK_Y rows; each thread computes
- * `rows` outputs down a column (the tile is BLOCK_X x BLOCK_Y * rows). */
+ * ROWS outputs down a column (the tile is BLOCK_X x BLOCK_Y * ROWS). */
 constexpr int BLOCK_X = 32;
 constexpr int BLOCK_Y = 8;
-constexpr int MAX_ROWS = 4;
+constexpr int MAX_ROWS = 8;
+constexpr int THREADS = BLOCK_X * BLOCK_Y;
 
 struct FilterArgs
 {
@@ -30,13 +31,26 @@ struct FilterArgs
   CfKernelParams kp;
   CfSepWeights sep;
   const int *dense;
-  int rows;
 };
 
 __host__ __device__ constexpr size_t
 align16 (size_t n)
 {
   return (n + 15) & ~(size_t) 15;
+}
+
+/* Shared memory: the tile as int, the row and column maps, then the
+ * horizontal sums (separable) or the weights (dense). */
+__host__ __device__ constexpr size_t
+in_bytes (size_t in_w, size_t in_h)
+{
+  return align16 (in_w * in_h * sizeof (int));
+}
+
+__host__ __device__ constexpr size_t
+map_bytes (size_t in_h)
+{
+  return align16 (in_h * sizeof (long long));
 }
 
 template < typename T > __device__ __forceinline__ int
@@ -53,13 +67,13 @@ store_sample (unsigned char *base, long long stride, int pixel_stride,
   *(T *) (base + y * stride + (long long) x * pixel_stride) = (T) v;
 }
 
-template < typename T, typename Acc > __global__ void
-__launch_bounds__ (BLOCK_X * BLOCK_Y)
+template < typename T, typename Acc, int ROWS > __global__ void
+__launch_bounds__ (THREADS, 3)
 filter_kernel (const __grid_constant__ FilterArgs a)
 {
   extern __shared__ __align__ (16) unsigned char smem[];
   const CfChannel & ch = a.frame.channels[blockIdx.z];
-  const int tile_h = BLOCK_Y * a.rows;
+  constexpr int tile_h = BLOCK_Y * ROWS;
   const int x0 = blockIdx.x * BLOCK_X;
   const int y0 = blockIdx.y * tile_h;
   const int tx = threadIdx.x;
@@ -93,22 +107,43 @@ filter_kernel (const __grid_constant__ FilterArgs a)
   const int kh = kp.kh;
   const int in_w = BLOCK_X + kw - 1;
   const int in_h = tile_h + kh - 1;
+  const int tid = ty * BLOCK_X + tx;
   int *in = (int *) smem;
-  unsigned char *rest = smem + align16 ((size_t) in_w * in_h * sizeof (int));
+  long long *ymap = (long long *) (smem + in_bytes (in_w, in_h));
+  int *xmap = (int *) ((unsigned char *) ymap + map_bytes (in_h));
+  unsigned char *rest = (unsigned char *) xmap + align16 (in_w * sizeof (int));
 
-  /* The tile and its apron, borders resolved here once per sample. */
-  for (int r = ty; r < in_h; r += BLOCK_Y) {
-    const int Y = cf_border_index (y0 + r - kp.ay, ch.height, kp.border);
-    for (int c = tx; c < in_w; c += BLOCK_X) {
-      const int X = cf_border_index (x0 + c - kp.ax, ch.width, kp.border);
-      in[r * in_w + c] = (X < 0 || Y < 0) ? kp.border_value :
-          load_sample < T > (src, ss, ps, X, Y);
-    }
+  /* Borders resolved once per row and once per column of the tile, as byte
+   * offsets into the plane (-1: the border value). */
+  for (int t = tid; t < in_h; t += THREADS) {
+    const int Y = cf_border_index (y0 + t - kp.ay, ch.height, kp.border);
+    ymap[t] = Y < 0 ? -1 : Y * ss;
+  }
+  for (int t = tid; t < in_w; t += THREADS) {
+    const int X = cf_border_index (x0 + t - kp.ax, ch.width, kp.border);
+    xmap[t] = X < 0 ? -1 : X * ps;
+  }
+  __syncthreads ();
+
+  /* The tile and its apron, every thread busy: t / in_w by a multiply,
+   * exact for t < 2^32 / in_w (here t < 2^14). */
+  const unsigned magic = 0xFFFFFFFFu / (unsigned) in_w + 1;
+  for (int t = tid; t < in_w * in_h; t += THREADS) {
+    const int r = __umulhi ((unsigned) t, magic);
+    const int c = t - r * in_w;
+    const long long yo = ymap[r];
+    const int xo = xmap[c];
+    in[t] = (yo < 0 || xo < 0) ? kp.border_value :
+        (int) *(const T *) (src + yo + xo);
   }
 
-  Acc acc[MAX_ROWS][2];
+  /* Each thread owns ROWS consecutive output rows of one column and slides
+   * a window of ROWS values down it: one shared load per tap for all ROWS
+   * outputs. */
+  const int r0 = ty * ROWS;
+  Acc acc[ROWS][2];
 #pragma unroll
-  for (int n = 0; n < MAX_ROWS; n++)
+  for (int n = 0; n < ROWS; n++)
     acc[n][0] = acc[n][1] = 0;
 
   if (kp.separable) {
@@ -120,49 +155,56 @@ filter_kernel (const __grid_constant__ FilterArgs a)
       for (int r = ty; r < in_h; r += BLOCK_Y) {
         const int *ip = in + r * in_w + tx;
         Acc s = 0;
+#pragma unroll 4
         for (int i = 0; i < kw; i++)
           s += (Acc) row[i] * ip[i];
         hbuf[(k * in_h + r) * BLOCK_X + tx] = s;
       }
     }
     __syncthreads ();
-    /* Unrolled with guards so acc[][] stays in registers. */
 #pragma unroll
     for (int k = 0; k < 2; k++) {
       if (k >= kp.n_kernels)
         break;
       const int *col = a.sep.col[k];
-      const Acc *hp = hbuf + k * in_h * BLOCK_X + tx;
+      const Acc *hp = hbuf + (k * in_h + r0) * BLOCK_X + tx;
+      Acc win[ROWS];
 #pragma unroll
-      for (int n = 0; n < MAX_ROWS; n++) {
-        if (n >= a.rows)
-          break;
-        const int r = ty + n * BLOCK_Y;
-        Acc s = 0;
-        for (int j = 0; j < kh; j++)
-          s += (Acc) col[j] * hp[(r + j) * BLOCK_X];
-        acc[n][k] = s;
+      for (int n = 0; n < ROWS - 1; n++)
+        win[n] = hp[n * BLOCK_X];
+      for (int j = 0; j < kh; j++) {
+        win[ROWS - 1] = hp[(j + ROWS - 1) * BLOCK_X];
+        const Acc c = col[j];
+#pragma unroll
+        for (int n = 0; n < ROWS; n++)
+          acc[n][k] += c * win[n];
+#pragma unroll
+        for (int n = 0; n < ROWS - 1; n++)
+          win[n] = win[n + 1];
       }
     }
   } else {
     int *w = (int *) rest;
 
-    for (int t = ty * BLOCK_X + tx; t < kw * kh; t += BLOCK_X * BLOCK_Y)
+    for (int t = tid; t < kw * kh; t += THREADS)
       w[t] = a.dense[t];
     __syncthreads ();
+    for (int i = 0; i < kw; i++) {
+      const int *ip = in + r0 * in_w + tx + i;
+      int win[ROWS];
 #pragma unroll
-    for (int n = 0; n < MAX_ROWS; n++) {
-      if (n >= a.rows)
-        break;
-      const int r = ty + n * BLOCK_Y;
-      Acc s = 0;
+      for (int n = 0; n < ROWS - 1; n++)
+        win[n] = ip[n * in_w];
       for (int j = 0; j < kh; j++) {
-        const int *ip = in + (r + j) * in_w + tx;
-        const int *wp = w + j * kw;
-        for (int i = 0; i < kw; i++)
-          s += (Acc) wp[i] * ip[i];
+        win[ROWS - 1] = ip[(j + ROWS - 1) * in_w];
+        const Acc c = w[j * kw + i];
+#pragma unroll
+        for (int n = 0; n < ROWS; n++)
+          acc[n][0] += c * win[n];
+#pragma unroll
+        for (int n = 0; n < ROWS - 1; n++)
+          win[n] = win[n + 1];
       }
-      acc[n][0] = s;
     }
   }
 
@@ -170,9 +212,9 @@ filter_kernel (const __grid_constant__ FilterArgs a)
   if (x >= ch.width)
     return;
 #pragma unroll
-  for (int n = 0; n < MAX_ROWS; n++) {
-    const int r = ty + n * BLOCK_Y;
-    if (n >= a.rows || y0 + r >= ch.height)
+  for (int n = 0; n < ROWS; n++) {
+    const int r = r0 + n;
+    if (y0 + r >= ch.height)
       break;
     const int centre = in[(r + kp.ay) * in_w + tx + kp.ax];
     store_sample < T > (dst, ds, ps, x, y0 + r,
@@ -186,7 +228,8 @@ smem_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
 {
   const size_t in_w = BLOCK_X + kp->kw - 1;
   const size_t in_h = (size_t) BLOCK_Y * rows + kp->kh - 1;
-  size_t bytes = align16 (in_w * in_h * sizeof (int));
+  size_t bytes = in_bytes (in_w, in_h) + map_bytes (in_h) +
+      align16 (in_w * sizeof (int));
 
   if (kp->separable)
     bytes += (size_t) kp->n_kernels * BLOCK_X * in_h * acc_size;
@@ -195,13 +238,35 @@ smem_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
   return bytes;
 }
 
-template < typename T, typename Acc > cudaError_t
-launch (FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
+template < typename T, typename Acc, int ROWS > cudaError_t
+launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
+    cudaStream_t stream)
 {
-  auto kernel = filter_kernel < T, Acc >;
+  auto kernel = filter_kernel < T, Acc, ROWS >;
+  cudaError_t err;
+
+  if (smem > 48 * 1024) {
+    err = cudaFuncSetAttribute (kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+    if (err != cudaSuccess)
+      return err;
+  }
+
+  constexpr int tile_h = BLOCK_Y * ROWS;
+  dim3 block (BLOCK_X, BLOCK_Y, 1);
+  dim3 grid ((max_w + BLOCK_X - 1) / BLOCK_X, (max_h + tile_h - 1) / tile_h,
+      args.frame.n_channels);
+
+  kernel <<< grid, block, smem, stream >>> (args);
+  return cudaGetLastError ();
+}
+
+template < typename T, typename Acc > cudaError_t
+launch (const FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
+{
   cudaError_t err;
   int device, optin;
-  size_t smem = 0;
+  size_t smem;
 
   if ((err = cudaGetDevice (&device)) != cudaSuccess)
     return err;
@@ -210,28 +275,16 @@ launch (FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
   if (err != cudaSuccess)
     return err;
 
-  /* The tallest tile that fits: large kernels get shorter tiles. */
-  for (args.rows = MAX_ROWS; args.rows >= 1; args.rows /= 2) {
-    smem = smem_bytes (&args.kp, args.rows, sizeof (Acc));
-    if (smem <= (size_t) optin)
-      break;
-  }
-  if (args.rows < 1)
-    return cudaErrorInvalidConfiguration;
-  if (smem > 48 * 1024) {
-    err = cudaFuncSetAttribute (kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
-    if (err != cudaSuccess)
-      return err;
-  }
-
-  const int tile_h = BLOCK_Y * args.rows;
-  dim3 block (BLOCK_X, BLOCK_Y, 1);
-  dim3 grid ((max_w + BLOCK_X - 1) / BLOCK_X, (max_h + tile_h - 1) / tile_h,
-      args.frame.n_channels);
-
-  kernel <<< grid, block, smem, stream >>> (args);
-  return cudaGetLastError ();
+  /* Tall tiles when they fit; the largest kernels on GPUs with less shared
+   * memory fall back to one row per thread (fits 64 KB at 63x63 taps). */
+  smem = smem_bytes (&args.kp, MAX_ROWS, sizeof (Acc));
+  if (smem <= (size_t) optin)
+    return launch_rows < T, Acc, MAX_ROWS > (args, smem, max_w, max_h,
+        stream);
+  smem = smem_bytes (&args.kp, 1, sizeof (Acc));
+  if (smem <= (size_t) optin)
+    return launch_rows < T, Acc, 1 > (args, smem, max_w, max_h, stream);
+  return cudaErrorInvalidConfiguration;
 }
 
 }                               /* namespace */
@@ -269,7 +322,6 @@ cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
   if (kp->separable)
     args.sep = *sep;
   args.dense = dense;
-  args.rows = 1;
 
   if (kp->sample_bytes == 1)
     return kp->wide_acc ? launch < uint8_t, long long >(args, max_w, max_h,

@@ -150,35 +150,39 @@ typedef struct
   double divisor, offset, scale, amount;
 } FilterCase;
 
-/* offset, scale and amount 0 below mean "leave the default". */
+/* sigma, offset, scale and amount 0 below mean "leave the default". */
+#define F(n, f) .name = n, .filter = f
 static const FilterCase filter_cases[] = {
-  {"gaussian-s1", CF_FILTER_GAUSSIAN, 1.0, 0, 0},
-  {"gaussian-s0.6-k5", CF_FILTER_GAUSSIAN, 0.6, 0, 5},
-  {"gaussian-s2.5", CF_FILTER_GAUSSIAN, 2.5, 0, 0},
-  {"gaussian-s8", CF_FILTER_GAUSSIAN, 8.0, 0, 0},
-  {"gaussian-s1.5-sy3", CF_FILTER_GAUSSIAN, 1.5, 3.0, 0},
-  {"box-3", CF_FILTER_BOX, 1, 0, 3},
-  {"box-7", CF_FILTER_BOX, 1, 0, 7},
-  {"sobel-1", CF_FILTER_SOBEL, 1, 0, 1},
-  {"sobel-3", CF_FILTER_SOBEL, 1, 0, 3},
-  {"sobel-5", CF_FILTER_SOBEL, 1, 0, 5, NULL, 0, 0, 0.25},
-  {"sobel-7", CF_FILTER_SOBEL, 1, 0, 7, NULL, 0, 3, 0.01},
-  {"sobel-x", CF_FILTER_SOBEL_X, 1, 0, 3},
-  {"sobel-y-5", CF_FILTER_SOBEL_Y, 1, 0, 5, NULL, 0, 10, 0.5},
-  {"scharr", CF_FILTER_SCHARR, 1, 0, 0},
-  {"laplacian-1", CF_FILTER_LAPLACIAN, 1, 0, 1},
-  {"laplacian-3", CF_FILTER_LAPLACIAN, 1, 0, 3},
-  {"laplacian-5", CF_FILTER_LAPLACIAN, 1, 0, 5, NULL, 0, 0, 0.5},
-  {"sharpen", CF_FILTER_SHARPEN, 1.2, 0, 0, NULL, 0, 0, 0, 1.5},
-  {"custom-3x3", CF_FILTER_CUSTOM, 1, 0, 0, "0 -1 0; -1 5 -1; 0 -1 0"},
-  {"custom-3x3-offset", CF_FILTER_CUSTOM, 1, 0, 0,
-      "-1 0 1; -2 0 2; -1 0 1", 1, 128},
-  {"custom-5x5", CF_FILTER_CUSTOM, 1, 0, 0,
-        "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1"},
-  {"custom-4x2", CF_FILTER_CUSTOM, 1, 0, 0, "1 2 3 4; 5 6 7 8"},
-  {"custom-31x31", CF_FILTER_CUSTOM, 1, 0, 0, NULL /* generated */ },
-  {"custom-separable", CF_FILTER_CUSTOM, 1, 0, 0, "1 2 1; 2 4 2; 1 2 1"},
+  {F ("gaussian-s1", CF_FILTER_GAUSSIAN),.sigma = 1.0},
+  {F ("gaussian-s0.6-k5", CF_FILTER_GAUSSIAN),.sigma = 0.6,.kernel_size = 5},
+  {F ("gaussian-s2.5", CF_FILTER_GAUSSIAN),.sigma = 2.5},
+  /* 49 taps: 8-bit derives it, 16-bit would derive 65 */
+  {F ("gaussian-s8", CF_FILTER_GAUSSIAN),.sigma = 8.0,.kernel_size = 49},
+  {F ("gaussian-s1.5-sy3", CF_FILTER_GAUSSIAN),.sigma = 1.5,.sigma_y = 3.0},
+  {F ("box-3", CF_FILTER_BOX),.kernel_size = 3},
+  {F ("box-7", CF_FILTER_BOX),.kernel_size = 7},
+  {F ("sobel-1", CF_FILTER_SOBEL),.kernel_size = 1},
+  {F ("sobel-3", CF_FILTER_SOBEL),.kernel_size = 3},
+  {F ("sobel-5", CF_FILTER_SOBEL),.kernel_size = 5,.scale = 0.25},
+  {F ("sobel-7", CF_FILTER_SOBEL),.kernel_size = 7,.offset = 3,.scale = 0.01},
+  {F ("sobel-x", CF_FILTER_SOBEL_X),.kernel_size = 3},
+  {F ("sobel-y-5", CF_FILTER_SOBEL_Y),.kernel_size = 5,.offset = 10,
+      .scale = 0.5},
+  {F ("scharr", CF_FILTER_SCHARR)},
+  {F ("laplacian-1", CF_FILTER_LAPLACIAN),.kernel_size = 1},
+  {F ("laplacian-3", CF_FILTER_LAPLACIAN),.kernel_size = 3},
+  {F ("laplacian-5", CF_FILTER_LAPLACIAN),.kernel_size = 5,.scale = 0.5},
+  {F ("sharpen", CF_FILTER_SHARPEN),.sigma = 1.2,.amount = 1.5},
+  {F ("custom-3x3", CF_FILTER_CUSTOM),.kernel = "0 -1 0; -1 5 -1; 0 -1 0"},
+  {F ("custom-3x3-offset", CF_FILTER_CUSTOM),
+      .kernel = "-1 0 1; -2 0 2; -1 0 1",.divisor = 1,.offset = 128},
+  {F ("custom-5x5", CF_FILTER_CUSTOM),
+      .kernel = "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1"},
+  {F ("custom-4x2", CF_FILTER_CUSTOM),.kernel = "1 2 3 4; 5 6 7 8"},
+  {F ("custom-31x31", CF_FILTER_CUSTOM) /* kernel generated */ },
+  {F ("custom-separable", CF_FILTER_CUSTOM),.kernel = "1 2 1; 2 4 2; 1 2 1"},
 };
+#undef F
 
 /* A 31x31 matrix of small integers, some negative, fixed content. */
 static char *
@@ -206,7 +210,8 @@ make_spec (const FilterCase * fc, CfBorder border, int sample_bytes)
 
   cf_params_init (&params);
   params.filter = fc->filter;
-  params.sigma = fc->sigma;
+  if (fc->sigma != 0)
+    params.sigma = fc->sigma;
   params.sigma_y = fc->sigma_y;
   params.kernel_size = fc->kernel_size;
   if (fc->filter == CF_FILTER_CUSTOM)

@@ -1,0 +1,32 @@
+/* cudafilter: a GstAllocator of pinned host memory (see cf-host-memory.h),
+ * offered upstream and used for output buffers so PCIe copies run at full
+ * speed and overlap with the kernels. */
+#ifndef __CUDAFILTER_HOST_ALLOCATOR_H__
+#define __CUDAFILTER_HOST_ALLOCATOR_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+#define GST_CUDA_FILTER_HOST_MEMORY_TYPE "CudaFilterHostMemory"
+
+#define GST_TYPE_CUDA_FILTER_HOST_ALLOCATOR \
+  (gst_cuda_filter_host_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaFilterHostAllocator,
+    gst_cuda_filter_host_allocator, GST, CUDA_FILTER_HOST_ALLOCATOR,
+    GstAllocator);
+
+/* The process-wide instance, with a new reference. */
+GstAllocator *gst_cuda_filter_host_allocator_get (void);
+
+/* Whether mem came from this allocator and is page-locked. */
+gboolean gst_cuda_filter_is_pinned_memory (GstMemory * mem);
+
+/* A video buffer pool of pinned memory for `caps` (video meta enabled),
+ * not yet active.  Returns NULL when the caps are not video. */
+GstBufferPool *gst_cuda_filter_host_pool_new (GstCaps * caps, guint min,
+    guint max);
+
+G_END_DECLS
+#endif /* __CUDAFILTER_HOST_ALLOCATOR_H__ */

@@ -1,0 +1,22 @@
+/* cudafilter engine: host memory the copy engines can read and write
+ * directly.  Page-locked (pinned) when CUDA is usable, which makes
+ * host<->device copies several times faster and truly asynchronous;
+ * ordinary aligned memory otherwise, so callers need no second path. */
+#ifndef CF_HOST_MEMORY_H
+#define CF_HOST_MEMORY_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Alignment of every block: a page, which also suits the kernels' vector
+ * loads and the copy engines. */
+#define CF_HOST_ALIGN 4096
+
+/* Returns size bytes aligned to CF_HOST_ALIGN; *pinned tells which kind it
+ * is and must be given back to cf_host_free.  NULL only when out of memory. */
+gpointer cf_host_alloc (gsize size, gboolean * pinned);
+void cf_host_free (gpointer data, gboolean pinned);
+
+G_END_DECLS
+#endif /* CF_HOST_MEMORY_H */

@@ -1,0 +1,712 @@
+#!/usr/bin/python3
+"""The engine's output against independent references.
+
+Every filter, with several parameter sets, every border mode, frame sizes
+from 1x1 up, GRAY8, RGB and GRAY16, on synthetic patterns and a photo-like
+picture: cf-filter-raw (the engine on raw files) must agree with OpenCV's own
+functions, as tabled in the README, or with SciPy where OpenCV refuses a border
+mode (wrap).  Bad command lines must fail with a message naming the parameter.
+
+Usage: test_reference.py [--tool PATH] [--backend cpu|cuda] [--quick]
+       [--filter NAME]... [--verbose]
+The tool defaults to $CF_FILTER_RAW.  Exits non-zero on any failure.
+"""
+
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+try:
+    import numpy as np
+    import cv2
+    from scipy import ndimage
+except ImportError as exc:
+    sys.stderr.write(
+        "FAIL: the reference test needs NumPy, OpenCV and SciPy for %s "
+        "(%s).\nOn Debian/Ubuntu: sudo apt-get install python3-numpy "
+        "python3-opencv python3-scipy\n" % (sys.executable, exc))
+    sys.exit(1)
+
+BORDERS = ["reflect101", "replicate", "reflect", "wrap", "constant"]
+CV_BORDER = {
+    "reflect101": cv2.BORDER_REFLECT101,
+    "replicate": cv2.BORDER_REPLICATE,
+    "reflect": cv2.BORDER_REFLECT,
+    "wrap": cv2.BORDER_WRAP,
+    "constant": cv2.BORDER_CONSTANT,
+}
+# SciPy's names for the same borders; 'grid-wrap' is the true periodic wrap
+# ('wrap' in SciPy is a legacy variant that differs at the edges).
+SCIPY_MODE = {
+    "reflect101": "mirror",
+    "replicate": "nearest",
+    "reflect": "reflect",
+    "wrap": "grid-wrap",
+    "constant": "constant",
+}
+
+# (width, height)
+SIZES = [(1, 1), (1, 5), (5, 1), (3, 3), (17, 13), (64, 48)]
+
+# name, depth, samples, filter mask (None = all)
+FORMATS = [
+    ("GRAY8", 8, 1, None),
+    ("RGB", 8, 3, None),
+    ("GRAY16", 16, 1, None),
+]
+# Alpha must pass through untouched: RGBA with the alpha bit clear in the mask,
+# on a smaller set of cases.
+RGBA_FORMAT = ("RGBA/mask=7", 8, 4, 0x7)
+
+# Filter variants: (label, filter, CLI parameters).
+VARIANTS = [
+    ("gaussian s=1", "gaussian", {"sigma": 1.0}),
+    ("gaussian s=1.5 k=5", "gaussian", {"sigma": 1.5, "kernel-size": 5}),
+    ("gaussian s=0.8 sy=2 k=7", "gaussian",
+     {"sigma": 0.8, "sigma-y": 2.0, "kernel-size": 7}),
+    ("gaussian s=2 sy=0.6", "gaussian", {"sigma": 2.0, "sigma-y": 0.6}),
+    ("gaussian s=3.3", "gaussian", {"sigma": 3.3}),
+    ("gaussian k=1", "gaussian", {"sigma": 1.0, "kernel-size": 1}),
+    ("box k=3", "box", {"kernel-size": 3}),
+    ("box k=5", "box", {"kernel-size": 5}),
+    ("box k=9", "box", {"kernel-size": 9}),
+    ("sobel-x k=3", "sobel-x", {}),
+    ("sobel-x k=1", "sobel-x", {"kernel-size": 1}),
+    ("sobel-x k=5 scale=.5 off=10", "sobel-x",
+     {"kernel-size": 5, "scale": 0.5, "offset": 10}),
+    ("sobel-y k=3", "sobel-y", {"kernel-size": 3}),
+    ("sobel-y k=7 scale=.01", "sobel-y", {"kernel-size": 7, "scale": 0.01}),
+    ("sobel k=3", "sobel", {}),
+    ("sobel k=1", "sobel", {"kernel-size": 1}),
+    ("sobel k=5 scale=.25 off=5", "sobel",
+     {"kernel-size": 5, "scale": 0.25, "offset": 5}),
+    ("scharr", "scharr", {}),
+    ("scharr scale=.3 off=-4", "scharr", {"scale": 0.3, "offset": -4}),
+    ("laplacian k=1", "laplacian", {}),
+    ("laplacian k=3", "laplacian", {"kernel-size": 3}),
+    ("laplacian k=5 scale=.5 off=3", "laplacian",
+     {"kernel-size": 5, "scale": 0.5, "offset": 3}),
+    ("sharpen s=1", "sharpen", {"sigma": 1.0}),
+    ("sharpen s=2 k=7 a=.5", "sharpen",
+     {"sigma": 2.0, "kernel-size": 7, "amount": 0.5}),
+    ("sharpen s=.7 a=2", "sharpen", {"sigma": 0.7, "amount": 2.0}),
+    ("custom sharpen 3x3", "custom", {"kernel": "0 -1 0; -1 5 -1; 0 -1 0"}),
+    ("custom binomial 3x3", "custom", {"kernel": "1 2 1; 2 4 2; 1 2 1"}),
+    ("custom edge off=128", "custom",
+     {"kernel": "-1,0,1;-2,0,2;-1,0,1", "offset": 128}),
+    ("custom 2x2", "custom", {"kernel": "1 1; 1 1"}),
+    ("custom 1x4 div=3", "custom", {"kernel": "1 2 3 4", "divisor": 3}),
+    ("custom 2x3 scale=.5 off=20", "custom",
+     {"kernel": "1 -2; 3 4; -1 5", "scale": 0.5, "offset": 20}),
+    ("custom 5x5 random", "custom", {"kernel": None}),  # filled in below
+    ("custom 11x11 box", "custom",
+     {"kernel": "; ".join([" ".join(["1"] * 11)] * 11)}),
+]
+
+
+def _random_kernel():
+    rng = np.random.default_rng(7)
+    k = rng.integers(-9, 10, size=(5, 5))
+    k[2, 2] = 40
+    return "; ".join(" ".join(str(v) for v in row) for row in k)
+
+
+VARIANTS = [(l, f, dict(p, kernel=_random_kernel()) if p.get("kernel", 0)
+             is None else p) for (l, f, p) in VARIANTS]
+
+# A small set run with the RGBA mask format and in --quick mode.
+QUICK_LABELS = {"gaussian s=1", "box k=3", "sobel-x k=3", "sobel k=3",
+                "scharr", "laplacian k=3", "sharpen s=1", "custom 2x2",
+                "custom sharpen 3x3"}
+
+
+# ---------------------------------------------------------------- pictures
+
+def photo_like(w, h, seed=3):
+    """A synthetic outdoor scene: sky gradient, sun, hills, a house, a tree,
+    text, then lens blur and sensor noise.  RGB floats in [0, 1]."""
+    rng = np.random.default_rng(seed)
+    y = np.linspace(0.0, 1.0, h)[:, None]
+    img = np.zeros((h, w, 3), np.float64)
+    img[...] = np.stack([0.35 + 0.4 * y, 0.55 + 0.3 * y,
+                         0.95 - 0.1 * y], axis=-1) * np.ones((1, w, 1))
+    s = w / 64.0
+    cv2.circle(img, (int(50 * s), int(9 * s)), max(1, int(6 * s)),
+               (1.0, 0.95, 0.6), -1, cv2.LINE_AA)
+    hills = np.array([[0, int(30 * s)], [int(20 * s), int(24 * s)],
+                      [int(40 * s), int(29 * s)], [w, int(22 * s)],
+                      [w, h], [0, h]], np.int32)
+    cv2.fillPoly(img, [hills], (0.25, 0.55, 0.2), cv2.LINE_AA)
+    cv2.rectangle(img, (int(10 * s), int(28 * s)),
+                  (int(26 * s), int(42 * s)), (0.8, 0.75, 0.6), -1)
+    roof = np.array([[int(8 * s), int(28 * s)], [int(18 * s), int(19 * s)],
+                     [int(28 * s), int(28 * s)]], np.int32)
+    cv2.fillPoly(img, [roof], (0.6, 0.15, 0.1), cv2.LINE_AA)
+    cv2.rectangle(img, (int(16 * s), int(34 * s)),
+                  (int(19 * s), int(42 * s)), (0.3, 0.2, 0.1), -1)
+    cv2.line(img, (int(38 * s), int(44 * s)), (int(38 * s), int(30 * s)),
+             (0.35, 0.25, 0.1), max(1, int(2 * s)))
+    cv2.circle(img, (int(38 * s), int(27 * s)), max(1, int(6 * s)),
+               (0.1, 0.4, 0.1), -1, cv2.LINE_AA)
+    cv2.putText(img, "cf", (int(44 * s), int(44 * s)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.35 * s, (1.0, 1.0, 1.0), 1,
+                cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (3, 3), 0.6)
+    img += rng.normal(0.0, 0.02, img.shape)
+    return np.clip(img, 0.0, 1.0)
+
+
+def pattern(name, w, h, c, rng):
+    """One channel (index c) of a named pattern, floats in [0, 1]."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    if name == "noise":
+        return rng.random((h, w))
+    if name == "ramp":
+        fx = xx / max(w - 1, 1)
+        fy = yy / max(h - 1, 1)
+        return [0.7 * fx + 0.3 * fy, 1.0 - fy, 0.5 * fx + 0.5 * (1 - fy)][c % 3]
+    if name == "checker":
+        return ((xx + c) // 2 + yy // 2) % 2
+    if name == "impulse":
+        out = np.zeros((h, w))
+        out[(h // 2 + c) % h, (w // 2 + 2 * c) % w] = 1.0
+        return out
+    raise ValueError(name)
+
+
+def make_image(name, w, h, depth, samples, seed):
+    rng = np.random.default_rng(seed)
+    maxval = 255 if depth == 8 else 65535
+    if name == "photo":
+        rgb = photo_like(w, h, seed)
+        if samples == 1:
+            planes = [rgb @ np.array([0.299, 0.587, 0.114])]
+        else:
+            planes = [rgb[..., i] for i in range(3)]
+            if samples == 4:
+                planes.append(rng.random((h, w)))
+    else:
+        planes = [pattern(name, w, h, c, rng) for c in range(samples)]
+    img = np.stack(planes, axis=-1) if samples > 1 else planes[0]
+    img = np.rint(np.clip(img, 0, 1) * maxval)
+    return img.astype(np.uint8 if depth == 8 else np.uint16)
+
+
+def images_for(w, h):
+    if (w, h) == (64, 48):
+        return ["photo", "checker"]
+    if (w, h) == (17, 13):
+        return ["noise", "ramp", "checker", "impulse"]
+    return ["noise", "impulse"]
+
+
+# ---------------------------------------------------------------- references
+
+class Refused(Exception):
+    """OpenCV does not accept this combination: use SciPy."""
+
+
+def cv_run(fn, src, border, bv, reach):
+    """fn(image, cv_border) with our border semantics.  OpenCV's filters have
+    no border-value argument, so a constant border of another value than 0 is
+    made with copyMakeBorder (which has one) and cropped off again."""
+    h, w = src.shape[:2]
+    if border == "constant" and bv != 0:
+        p = reach + 1
+        padded = cv2.copyMakeBorder(src, p, p, p, p, cv2.BORDER_CONSTANT,
+                                    value=[bv] * 4)
+        return fn(padded, cv2.BORDER_CONSTANT)[p:p + h, p:p + w]
+    try:
+        return fn(src, CV_BORDER[border])
+    except cv2.error as exc:
+        raise Refused(str(exc).strip().splitlines()[-1])
+
+
+def sp_correlate(src, kernel, border, bv):
+    """Float64 correlation (kernel not flipped, centre at size // 2 as
+    OpenCV's default anchor) of each channel."""
+    f = src.astype(np.float64)
+    mode = SCIPY_MODE[border]
+    if f.ndim == 2:
+        return ndimage.correlate(f, kernel, mode=mode, cval=float(bv))
+    return np.stack([ndimage.correlate(f[..., c], kernel, mode=mode,
+                                       cval=float(bv))
+                     for c in range(f.shape[2])], axis=-1)
+
+
+def saturate(v, maxval):
+    return np.clip(np.rint(v), 0, maxval).astype(np.int64)
+
+
+def abs_post(v, depth):
+    """Round, as Sobel/Laplacian into CV_16S then convertScaleAbs for 8-bit;
+    16-bit samples have no 16S stage."""
+    v = np.rint(v)
+    if depth == 8:
+        v = np.clip(v, -32768, 32767)
+    return np.clip(np.abs(v), 0, 255 if depth == 8 else 65535).astype(
+        np.int64)
+
+
+def gaussian_ksize(p, depth):
+    sigma = p.get("sigma", 1.0)
+    sy = p.get("sigma-y", 0.0) or sigma
+    k = p.get("kernel-size", 0)
+    if k:
+        return k, k, sigma, sy
+    # OpenCV's GaussianBlur with ksize (0, 0): cvRound(s * (8U ? 3 : 4) * 2
+    # + 1) | 1, per direction.
+    f = 3 if depth == 8 else 4
+    return (int(round(sigma * f * 2 + 1)) | 1, int(round(sy * f * 2 + 1)) | 1,
+            sigma, sy)
+
+
+def ref_gaussian(src, depth, p, border, bv):
+    kw, kh, sigma, sy = gaussian_ksize(p, depth)
+    maxval = 255 if depth == 8 else 65535
+    try:
+        out = cv_run(lambda s, b: cv2.GaussianBlur(s, (kw, kh), sigma,
+                                                   sigmaY=sy, borderType=b),
+                     src, border, bv, max(kw, kh))
+        return out.astype(np.int64), "opencv"
+    except Refused:
+        k = np.outer(cv2.getGaussianKernel(kh, sy), cv2.getGaussianKernel(
+            kw, sigma))
+        return saturate(sp_correlate(src, k, border, bv), maxval), "scipy"
+
+
+def ref_box(src, depth, p, border, bv):
+    k = p.get("kernel-size", 3)
+    try:
+        out = cv_run(lambda s, b: cv2.blur(s, (k, k), borderType=b),
+                     src, border, bv, k)
+        return out.astype(np.int64), "opencv"
+    except Refused:
+        kern = np.full((k, k), 1.0 / (k * k))
+        return saturate(sp_correlate(src, kern, border, bv),
+                        255 if depth == 8 else 65535), "scipy"
+
+
+def deriv_kernel(dx, dy, k):
+    kx, ky = cv2.getDerivKernels(dx, dy, k)
+    return np.outer(ky.ravel(), kx.ravel())
+
+
+def ref_sobel_xy(src, depth, p, border, bv, dx, dy):
+    k = p.get("kernel-size", 3)
+    scale = p.get("scale", 1.0)
+    offset = p.get("offset", 0.0)
+    try:
+        if depth == 8:
+            out = cv_run(lambda s, b: cv2.convertScaleAbs(cv2.Sobel(
+                s, cv2.CV_16S, dx, dy, ksize=k, scale=scale, delta=offset,
+                borderType=b)), src, border, bv, k)
+            return out.astype(np.int64), "opencv"
+        out = cv_run(lambda s, b: cv2.Sobel(
+            s, cv2.CV_64F, dx, dy, ksize=k, scale=scale, delta=offset,
+            borderType=b), src, border, bv, k)
+        return abs_post(out, depth), "opencv"
+    except Refused:
+        g = sp_correlate(src, deriv_kernel(dx, dy, k), border, bv)
+        return abs_post(g * scale + offset, depth), "scipy"
+
+
+def ref_magnitude(src, depth, p, border, bv, scharr):
+    k = p.get("kernel-size", 3)
+    scale = p.get("scale", 1.0)
+    offset = p.get("offset", 0.0)
+    maxval = 255 if depth == 8 else 65535
+    try:
+        if scharr:
+            def fx(s, b):
+                return cv2.Scharr(s, cv2.CV_64F, 1, 0, borderType=b)
+
+            def fy(s, b):
+                return cv2.Scharr(s, cv2.CV_64F, 0, 1, borderType=b)
+        else:
+            def fx(s, b):
+                return cv2.Sobel(s, cv2.CV_64F, 1, 0, ksize=k, borderType=b)
+
+            def fy(s, b):
+                return cv2.Sobel(s, cv2.CV_64F, 0, 1, ksize=k, borderType=b)
+        gx = cv_run(fx, src, border, bv, max(k, 3))
+        gy = cv_run(fy, src, border, bv, max(k, 3))
+        how = "opencv"
+    except Refused:
+        ks = -1 if scharr else k   # -1 = cv2.FILTER_SCHARR
+        gx = sp_correlate(src, deriv_kernel(1, 0, ks), border, bv)
+        gy = sp_correlate(src, deriv_kernel(0, 1, ks), border, bv)
+        how = "scipy"
+    return saturate(scale * np.sqrt(gx * gx + gy * gy) + offset, maxval), how
+
+
+def laplacian_kernel(k):
+    if k == 1:
+        return np.array([[0, 1, 0], [1, -4, 1], [0, 1, 0]], np.float64)
+    if k == 3:
+        return np.array([[2, 0, 2], [0, -8, 0], [2, 0, 2]], np.float64)
+    return deriv_kernel(2, 0, k) + deriv_kernel(0, 2, k)
+
+
+def ref_laplacian(src, depth, p, border, bv):
+    k = p.get("kernel-size", 1)
+    scale = p.get("scale", 1.0)
+    offset = p.get("offset", 0.0)
+    try:
+        if depth == 8:
+            out = cv_run(lambda s, b: cv2.convertScaleAbs(cv2.Laplacian(
+                s, cv2.CV_16S, ksize=k, scale=scale, delta=offset,
+                borderType=b)), src, border, bv, max(k, 3))
+            return out.astype(np.int64), "opencv"
+        out = cv_run(lambda s, b: cv2.Laplacian(
+            s, cv2.CV_64F, ksize=k, scale=scale, delta=offset, borderType=b),
+            src, border, bv, max(k, 3))
+        return abs_post(out, depth), "opencv"
+    except Refused:
+        g = sp_correlate(src, laplacian_kernel(k), border, bv)
+        return abs_post(g * scale + offset, depth), "scipy"
+
+
+def ref_sharpen(src, depth, p, border, bv):
+    blurred, how = ref_gaussian(src, depth, p, border, bv)
+    amount = p.get("amount", 1.0)
+    s = src.astype(np.float64)
+    return saturate(s + amount * (s - blurred), 255 if depth == 8 else
+                    65535), how
+
+
+def parse_kernel(text):
+    rows = [r.replace(",", " ").split() for r in text.split(";")]
+    return np.array([[float(v) for v in r] for r in rows], np.float64)
+
+
+def ref_custom(src, depth, p, border, bv):
+    k = parse_kernel(p["kernel"])
+    divisor = p.get("divisor", 0) or (k.sum() or 1.0)
+    k = k * p.get("scale", 1.0) / divisor
+    offset = p.get("offset", 0.0)
+    maxval = 255 if depth == 8 else 65535
+    reach = max(k.shape)
+    try:
+        if depth == 8:
+            # filter2D's default anchor (-1, -1) is (kw / 2, kh / 2), also for
+            # even sizes, as the engine's.
+            out = cv_run(lambda s, b: cv2.filter2D(s, -1, k, delta=offset,
+                                                   borderType=b),
+                         src, border, bv, reach)
+            return out.astype(np.int64), "opencv"
+        # 16-bit sums need more than filter2D's float32 to be exact.
+        out = cv_run(lambda s, b: cv2.filter2D(s, cv2.CV_64F, k,
+                                               delta=offset, borderType=b),
+                     src, border, bv, reach)
+        return saturate(out, maxval), "opencv"
+    except Refused:
+        return saturate(sp_correlate(src, k, border, bv) + offset,
+                        maxval), "scipy"
+
+
+def reference(filt, src, depth, p, border, bv):
+    if filt == "gaussian":
+        return ref_gaussian(src, depth, p, border, bv)
+    if filt == "box":
+        return ref_box(src, depth, p, border, bv)
+    if filt == "sobel-x":
+        return ref_sobel_xy(src, depth, p, border, bv, 1, 0)
+    if filt == "sobel-y":
+        return ref_sobel_xy(src, depth, p, border, bv, 0, 1)
+    if filt in ("sobel", "scharr"):
+        return ref_magnitude(src, depth, p, border, bv, filt == "scharr")
+    if filt == "laplacian":
+        return ref_laplacian(src, depth, p, border, bv)
+    if filt == "sharpen":
+        return ref_sharpen(src, depth, p, border, bv)
+    if filt == "custom":
+        return ref_custom(src, depth, p, border, bv)
+    raise ValueError(filt)
+
+
+def tolerance(filt, depth, p):
+    """Largest accepted |engine - reference| in sample units.
+
+    8-bit: 1.  The engine rounds fixed-point sums half up where OpenCV rounds
+    half to even or sums in float, and OpenCV's box filter scales in float.
+
+    16-bit: also 1.  No step of the engine loses more than rounding: Sobel,
+    Scharr and Laplacian weights are integers (exact sums, float32 only in
+    the final scale/magnitude); the Gaussian uses 16 fractional bits per pass
+    with the error-diffused taps of OpenCV's bit-exact GaussianBlur, whose
+    16-bit path does the same (ufixedpoint32); box weights 2^30 / k^2 are off
+    by at most 2^-31 relative, under 1e-3 LSB at 65535 for k <= 31; custom
+    kernels keep at least 12 fractional bits and go to 64-bit sums (up to 30
+    bits) when 32 bits would not hold them, and the references above sum in
+    float64.
+
+    Sharpen adds amount * (src - blurred): a 1-LSB difference in the blur
+    becomes `amount` LSB, so the bound scales with amount above 1."""
+    if filt == "sharpen":
+        return max(1, math.ceil(p.get("amount", 1.0)))
+    return 1
+
+
+# ---------------------------------------------------------------- running
+
+class Result:
+    __slots__ = ("group", "border", "ok", "maxdiff", "exact", "total",
+                 "how", "detail")
+
+
+def cli_args(tool, filt, p, border, bv, w, h, depth, samples, mask, backend):
+    args = [tool, "--width=%d" % w, "--height=%d" % h,
+            "--samples=%d" % samples, "--depth=%d" % depth,
+            "--filter=%s" % filt, "--border=%s" % border,
+            "--border-value=%d" % bv, "--backend=%s" % backend]
+    for key, val in p.items():
+        args.append("--%s=%s" % (key, val))
+    if mask is not None:
+        args.append("--mask=%d" % mask)
+    return args
+
+
+def run_case(ctx, job):
+    (label, filt, p, fmt, border, bv, (w, h), image, seed) = job
+    fname, depth, samples, mask = fmt
+    src = make_image(image, w, h, depth, samples, seed)
+    res = Result()
+    res.group = (label, fname)
+    res.border = border if border != "constant" else "constant=%d" % bv
+    res.detail = None
+    base = os.path.join(ctx.tmp, "c%d" % seed)
+    args = cli_args(ctx.tool, filt, p, border, bv, w, h, depth, samples, mask,
+                    ctx.backend) + [base + ".in", base + ".out"]
+    with open(base + ".in", "wb") as f:
+        f.write(src.tobytes())
+    proc = subprocess.run(args, capture_output=True, text=True)
+    cmd = " ".join("'%s'" % a if " " in a or ";" in a else a for a in args)
+    if proc.returncode != 0:
+        res.ok, res.maxdiff, res.exact, res.total, res.how = (False, -1, 0, 0,
+                                                             "-")
+        res.detail = "%s %dx%d %s: exit %d: %s\n  %s" % (
+            image, w, h, res.border, proc.returncode, proc.stderr.strip(), cmd)
+        return res
+    dtype = np.uint8 if depth == 8 else np.uint16
+    out = np.fromfile(base + ".out", dtype=dtype).reshape(src.shape)
+    os.unlink(base + ".in")
+    os.unlink(base + ".out")
+
+    filtered = src if mask is None else src[..., :3]
+    ref, how = reference(filt, filtered, depth, p, border, bv)
+    got = out.astype(np.int64) if mask is None else out[..., :3].astype(
+        np.int64)
+    ref = ref.reshape(got.shape)
+    diff = np.abs(got - ref)
+    res.how = how
+    res.maxdiff = int(diff.max())
+    res.exact = int((diff == 0).sum())
+    res.total = diff.size
+    res.ok = res.maxdiff <= tolerance(filt, depth, p)
+    problems = []
+    if not res.ok:
+        idx = np.unravel_index(np.argmax(diff), diff.shape)
+        problems.append("max |diff| %d at (y, x[, c]) = %s: engine %d, %s %d"
+                        % (res.maxdiff, tuple(int(i) for i in idx),
+                           got[idx], how, ref[idx]))
+    if mask is not None and not np.array_equal(out[..., 3], src[..., 3]):
+        res.ok = False
+        problems.append("alpha channel changed although mask excludes it")
+    if problems:
+        res.detail = "%s %dx%d %s: %s\n  %s" % (image, w, h, res.border,
+                                                "; ".join(problems), cmd)
+    return res
+
+
+def build_jobs(args):
+    variants = [v for v in VARIANTS
+                if (not args.filter or v[1] in args.filter)
+                and (not args.quick or v[0] in QUICK_LABELS)]
+    jobs = []
+    seed = 0
+    for label, filt, p in variants:
+        formats = list(FORMATS)
+        if label in QUICK_LABELS:
+            formats.append(RGBA_FORMAT)
+        for fmt in formats:
+            bv_nonzero = 200 if fmt[1] == 8 else 40000
+            for border in BORDERS:
+                bvs = [0, bv_nonzero] if border == "constant" else [0]
+                for bv in bvs:
+                    for size in SIZES:
+                        for image in images_for(*size):
+                            seed += 1
+                            jobs.append((label, filt, p, fmt, border, bv,
+                                         size, image, seed))
+    return jobs
+
+
+def check_bad_input(tool):
+    """Bad parameters must fail with a message naming the parameter, not
+    crash or write garbage."""
+    cases = [
+        ("even kernel-size", ["--filter=gaussian", "--kernel-size=4"],
+         "kernel-size"),
+        ("kernel-size too large", ["--filter=box", "--kernel-size=99"],
+         "kernel-size"),
+        ("sobel aperture 9", ["--filter=sobel-x", "--kernel-size=9"],
+         "kernel-size"),
+        ("scharr aperture 5", ["--filter=scharr", "--kernel-size=5"],
+         "kernel-size"),
+        ("sigma 0", ["--filter=gaussian", "--sigma=0"], "sigma"),
+        ("negative sigma", ["--filter=sharpen", "--sigma=-1"], "sigma"),
+        ("negative sigma-y", ["--filter=gaussian", "--sigma-y=-2"],
+         "sigma-y"),
+        ("custom without kernel", ["--filter=custom"], "kernel"),
+        ("ragged kernel", ["--filter=custom", "--kernel=1 2 3; 4 5"],
+         "kernel"),
+        ("kernel not a number", ["--filter=custom", "--kernel=1 x 2"],
+         "kernel"),
+        ("empty kernel row", ["--filter=custom", "--kernel=1 2;;3 4"],
+         "kernel"),
+        ("empty kernel", ["--filter=custom", "--kernel=;"], "kernel"),
+        ("kernel too large", ["--filter=custom", "--kernel=" + "; ".join(
+            [" ".join(["1"] * 70)] * 3)], "kernel"),
+        ("unknown filter", ["--filter=median"], "filter"),
+        ("unknown border", ["--border=mirror"], "border"),
+        ("unknown backend", ["--backend=opencl"], "backend"),
+        ("bad depth", ["--depth=12"], "depth"),
+    ]
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="cf-bad-") as tmp:
+        src = os.path.join(tmp, "in.raw")
+        dst = os.path.join(tmp, "out.raw")
+        with open(src, "wb") as f:
+            f.write(bytes(range(0, 250, 10)))  # 5x5 GRAY8
+        for name, extra, word in cases:
+            args = [tool, "--width=5", "--height=5"] + extra + [src, dst]
+            proc = subprocess.run(args, capture_output=True, text=True)
+            msg = proc.stderr.strip()
+            if proc.returncode == 0:
+                failures.append("%s: exit 0, expected a failure" % name)
+            elif proc.returncode < 0:
+                failures.append("%s: killed by signal %d" % (
+                    name, -proc.returncode))
+            elif word not in msg:
+                failures.append("%s: message does not name '%s': %r" % (
+                    name, word, msg))
+            elif os.path.exists(dst):
+                failures.append("%s: wrote an output file anyway" % name)
+            else:
+                print("  ok   %-24s exit %d: %s" % (name, proc.returncode,
+                                                    msg.splitlines()[0]))
+        # A file of the wrong size is a usage error, not a crash.
+        args = [tool, "--width=6", "--height=5", src, dst]
+        proc = subprocess.run(args, capture_output=True, text=True)
+        if proc.returncode == 0 or "bytes" not in proc.stderr:
+            failures.append("wrong input size: exit %d, %r" % (
+                proc.returncode, proc.stderr.strip()))
+        else:
+            print("  ok   %-24s exit %d: %s" % ("wrong input size",
+                                                proc.returncode,
+                                                proc.stderr.strip()))
+    return failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tool", default=os.environ.get("CF_FILTER_RAW"),
+                    help="path of cf-filter-raw (default $CF_FILTER_RAW)")
+    ap.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
+    ap.add_argument("--quick", action="store_true",
+                    help="a few variants per filter only")
+    ap.add_argument("--filter", action="append",
+                    help="only this filter (repeatable)")
+    ap.add_argument("--verbose", "-v", action="store_true",
+                    help="print every failing case in full")
+    args = ap.parse_args()
+    if not args.tool or not os.access(args.tool, os.X_OK):
+        print("FAIL: cf-filter-raw not found (--tool or $CF_FILTER_RAW): %r"
+              % args.tool, file=sys.stderr)
+        return 1
+
+    if args.backend == "cuda":
+        # Without a usable device there is nothing to compare: skip (77, as
+        # meson and gpu-suite.sh read it) and say why.
+        with tempfile.TemporaryDirectory(prefix="cf-probe-") as tmp:
+            raw = os.path.join(tmp, "p.raw")
+            with open(raw, "wb") as f:
+                f.write(b"\0")
+            proc = subprocess.run([args.tool, "--width=1", "--height=1",
+                                   "--backend=cuda", raw, raw + ".out"],
+                                  capture_output=True, text=True)
+        if proc.returncode != 0:
+            print("SKIP: backend=cuda is not usable here: %s" %
+                  proc.stderr.strip())
+            return 77
+
+    print("OpenCV %s, SciPy from %s, NumPy %s; engine backend: %s" % (
+        cv2.__version__, os.path.dirname(ndimage.__file__), np.__version__,
+        args.backend))
+    print("\nBad input:")
+    failures = check_bad_input(args.tool)
+
+    jobs = build_jobs(args)
+    start = time.time()
+    with tempfile.TemporaryDirectory(prefix="cf-ref-") as tmp:
+        class Ctx:
+            pass
+        ctx = Ctx()
+        ctx.tool, ctx.tmp, ctx.backend = args.tool, tmp, args.backend
+        with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as ex:
+            results = list(ex.map(lambda j: run_case(ctx, j), jobs))
+    elapsed = time.time() - start
+
+    # Summary: one row per filter variant and format.
+    groups = {}
+    for r in results:
+        groups.setdefault(r.group, []).append(r)
+    print("\nReference comparison (%d cases, %.1f s): max |diff| and share "
+          "of samples equal to the reference" % (len(results), elapsed))
+    hdr = "%-30s %-12s %6s %8s %8s %6s  %s" % (
+        "filter", "format", "cases", "max|d|", "exact", "fails", "reference")
+    print(hdr)
+    print("-" * len(hdr))
+    for (label, fname), rs in groups.items():
+        exact = sum(r.exact for r in rs)
+        total = sum(r.total for r in rs)
+        hows = sorted({r.how for r in rs if r.how != "-"})
+        fails = [r for r in rs if not r.ok]
+        print("%-30s %-12s %6d %8d %7.2f%% %6d  %s" % (
+            label, fname, len(rs), max(r.maxdiff for r in rs),
+            100.0 * exact / max(total, 1), len(fails), "+".join(hows)))
+    total_exact = sum(r.exact for r in results)
+    total_samples = sum(r.total for r in results)
+    print("-" * len(hdr))
+    print("all: %.3f%% of %d samples exact" % (
+        100.0 * total_exact / max(total_samples, 1), total_samples))
+
+    bad = [r for r in results if not r.ok]
+    if bad:
+        print("\nFailing cases (%d):" % len(bad))
+        shown = bad if args.verbose else bad[:40]
+        for r in shown:
+            print("- %s [%s]: %s" % (r.group[0], r.group[1], r.detail))
+        if len(shown) < len(bad):
+            print("  ... %d more (--verbose shows all)" % (len(bad) -
+                                                          len(shown)))
+    if failures:
+        print("\nBad-input failures:")
+        for f in failures:
+            print("- " + f)
+    if bad or failures:
+        print("\nFAIL: %d reference case(s), %d bad-input check(s)" % (
+            len(bad), len(failures)))
+        return 1
+    print("\nPASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
