@@ -30,7 +30,7 @@
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cuda_filter_debug);
+GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
 #define CUDA_FILTER_FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, " \
@@ -54,12 +54,15 @@ enum
   PROP_BORDER_VALUE,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
-  PROP_PLANES
+  PROP_PLANES,
+  PROP_FRAMES_IN_FLIGHT
 };
 
 #define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
+#define DEFAULT_FRAMES_IN_FLIGHT 0
+#define MAX_FRAMES_IN_FLIGHT 16
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -91,8 +94,6 @@ static void gst_cuda_filter_before_transform (GstBaseTransform * trans,
 static gboolean gst_cuda_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
-static GstFlowReturn gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
 static void
 gst_cuda_filter_class_init (GstCudaFilterClass * klass)
@@ -207,6 +208,17 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "How many frames may be on the GPU at once, so that upload, filter "
+          "and download of consecutive frames overlap. 1 = each frame leaves "
+          "before the next enters (lowest latency, for live sources); more "
+          "adds (n - 1) frames of latency and throughput. 0 = auto: 1 when "
+          "upstream is live, else 3. Changeable in READY and below",
+          0, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
       "Convolution filters on raw video with CUDA: Gaussian and box blur, "
@@ -220,12 +232,11 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
-  /* GstVideoFilter's propose_allocation already offers GstVideoMeta, so
-   * padded upstream strides reach transform_frame through GstVideoFrame. */
+  /* Frames in flight, allocation and latency live in
+   * gstcudafilter-stream.c. */
+  gst_cuda_filter_stream_init_class (trans_class);
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
-  vfilter_class->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
       "CUDA convolution filter");
@@ -408,6 +419,10 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       self->dirty = TRUE;
       GST_OBJECT_UNLOCK (self);
       return;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -481,6 +496,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PLANES:
       g_value_set_enum (value, self->planes);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -562,8 +580,10 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
+  gst_cuda_filter_stream_discard (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
+  self->depth = 0;
   return TRUE;
 }
 
@@ -581,7 +601,7 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 
 /* Rebuilds the spec and the layout from a snapshot of the properties when
  * they changed (or `force`, on new caps); never per frame otherwise. */
-static gboolean
+gboolean
 gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
     gboolean force)
 {
@@ -649,30 +669,4 @@ gst_cuda_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT, incaps);
   return gst_cuda_filter_prepare (self, in_info, TRUE);
-}
-
-static GstFlowReturn
-gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
-{
-  GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
-  CfFrame in, out;
-  GError *err = NULL;
-
-  if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE))
-    return GST_FLOW_ERROR;
-
-  gst_cuda_filter_frame_from_video_frame (in_frame, &in);
-  gst_cuda_filter_frame_from_video_frame (out_frame, &out);
-
-  if (!cf_backend_process (self->backend, self->spec, &self->layout, &in,
-          &out, &err)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering a frame on %s failed: %s",
-            cf_backend_describe (self->backend), err->message), (NULL));
-    g_error_free (err);
-    return GST_FLOW_ERROR;
-  }
-
-  return GST_FLOW_OK;
 }

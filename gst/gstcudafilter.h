@@ -25,6 +25,7 @@ struct _GstCudaFilter
   GstCudaFilterPlanes planes;
   GstCudaFilterBackend backend_choice;
   gint device_id;
+  guint frames_in_flight;       /* 0 = auto: 1 when live, else 3 */
   gboolean dirty;               /* spec and layout must be rebuilt */
 
   /* Streaming state, touched only by the streaming thread (and start/stop). */
@@ -32,7 +33,15 @@ struct _GstCudaFilter
   CfSpec *spec;
   CfLayout layout;
   gboolean fallback_warned;
+  guint depth;                  /* frames in flight in use; 0 = not chosen */
+  GQueue pending;               /* CfPendingFrame *, oldest first */
 };
+
+/* Between the element and its streaming half (gstcudafilter-stream.c). */
+gboolean gst_cuda_filter_prepare (GstCudaFilter * self,
+    const GstVideoInfo * info, gboolean force);
+void gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class);
+void gst_cuda_filter_stream_discard (GstCudaFilter * self);
 
 GST_ELEMENT_REGISTER_DECLARE (cudafilter);
 

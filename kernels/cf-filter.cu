@@ -1,6 +1,6 @@
 /* cudafilter: the filter kernel.  One launch runs every channel job of a
- * frame: grid z is the job, x and y tile the job's plane, and blocks past the
- * edge of a smaller plane (chroma) return at once.
+ * frame: grid x enumerates (tile column, job) pairs, y the tile rows, and
+ * blocks past the edge of a smaller plane (chroma) return at once.
  *
  * A block loads its tile plus the kernel's apron into shared memory, mapping
  * coordinates outside the plane through cf_border_index (no padding copies),
@@ -72,9 +72,14 @@ __launch_bounds__ (THREADS, 3)
 filter_kernel (const __grid_constant__ FilterArgs a)
 {
   extern __shared__ __align__ (16) unsigned char smem[];
-  const CfChannel & ch = a.frame.channels[blockIdx.z];
+  /* Grid x runs over (tile column, job) with the job fastest, so the jobs
+   * of one tile (the channels of interleaved pixels) run together and share
+   * its cache lines instead of streaming the frame once per channel. */
+  const unsigned job = blockIdx.x % (unsigned) a.frame.n_channels;
+  const unsigned tile_x = blockIdx.x / (unsigned) a.frame.n_channels;
+  const CfChannel & ch = a.frame.channels[job];
   constexpr int tile_h = BLOCK_Y * ROWS;
-  const int x0 = blockIdx.x * BLOCK_X;
+  const int x0 = tile_x * BLOCK_X;
   const int y0 = blockIdx.y * tile_h;
   const int tx = threadIdx.x;
   const int ty = threadIdx.y;
@@ -254,8 +259,8 @@ launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
 
   constexpr int tile_h = BLOCK_Y * ROWS;
   dim3 block (BLOCK_X, BLOCK_Y, 1);
-  dim3 grid ((max_w + BLOCK_X - 1) / BLOCK_X, (max_h + tile_h - 1) / tile_h,
-      args.frame.n_channels);
+  dim3 grid (((max_w + BLOCK_X - 1) / BLOCK_X) * args.frame.n_channels,
+      (max_h + tile_h - 1) / tile_h, 1);
 
   kernel <<< grid, block, smem, stream >>> (args);
   return cudaGetLastError ();

@@ -191,8 +191,8 @@ cpu_free (CfBackend * backend)
 }
 
 static const CfBackendClass cpu_class = {
-  cpu_process,
-  cpu_free,
+  .process = cpu_process,
+  .free = cpu_free,
 };
 
 CfBackend *

@@ -281,9 +281,12 @@ cf_backend_cuda_free (CfBackend * backend)
   g_free (self);
 }
 
+/* Synchronous for now: cf_backend_submit () falls back to process (). */
 static const CfBackendClass cf_backend_cuda_class = {
-  cf_backend_cuda_process,
-  cf_backend_cuda_free,
+  .process = cf_backend_cuda_process,
+  .free = cf_backend_cuda_free,
+  .submit = NULL,
+  .wait = NULL,
 };
 
 CfBackend *

@@ -12,6 +12,12 @@ typedef struct
       const CfLayout * layout, const CfFrame * in, const CfFrame * out,
       GError ** error);
   void (*free) (CfBackend * backend);
+  /* Optional: asynchronous frames.  Without them submit runs process() and
+   * wait only reports its result. */
+  gboolean (*submit) (CfBackend * backend, const CfSpec * spec,
+      const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+      GError ** error);
+  gboolean (*wait) (CfBackend * backend, GError ** error);
 } CfBackendClass;
 
 struct _CfBackend
@@ -19,6 +25,9 @@ struct _CfBackend
   const CfBackendClass *klass;
   CfBackendKind kind;
   char *description;
+  guint max_in_flight;
+  guint in_flight;
+  GQueue sync_errors;           /* GError* (or NULL) per frame, for !submit */
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);

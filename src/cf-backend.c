@@ -2,8 +2,8 @@
 #include "config.h"
 #include "cf-backend-private.h"
 
-CfBackend *
-cf_backend_new (CfBackendKind kind, int device_id, GError ** error)
+static CfBackend *
+backend_new (CfBackendKind kind, int device_id, GError ** error)
 {
   switch (kind) {
     case CF_BACKEND_CPU:
@@ -23,6 +23,16 @@ cf_backend_new (CfBackendKind kind, int device_id, GError ** error)
   return NULL;
 }
 
+CfBackend *
+cf_backend_new (CfBackendKind kind, int device_id, GError ** error)
+{
+  CfBackend *backend = backend_new (kind, device_id, error);
+
+  if (backend)
+    backend->max_in_flight = 1;
+  return backend;
+}
+
 #ifndef HAVE_CUDA
 int
 cf_cuda_device_count (char **why)
@@ -38,6 +48,9 @@ cf_backend_free (CfBackend * backend)
 {
   if (backend == NULL)
     return;
+  /* Frames still in flight finish before their buffers go away. */
+  while (backend->in_flight > 0)
+    cf_backend_wait (backend, NULL);
   g_free (backend->description);
   backend->klass->free (backend);
 }
@@ -64,4 +77,67 @@ cf_backend_process (CfBackend * backend, const CfSpec * spec,
   g_return_val_if_fail (layout->sample_bytes == spec->kp.sample_bytes, FALSE);
 
   return backend->klass->process (backend, spec, layout, in, out, error);
+}
+
+void
+cf_backend_set_max_in_flight (CfBackend * backend, guint n)
+{
+  g_return_if_fail (backend->in_flight == 0);
+  backend->max_in_flight = MAX (n, 1);
+}
+
+guint
+cf_backend_get_max_in_flight (const CfBackend * backend)
+{
+  return backend->max_in_flight;
+}
+
+guint
+cf_backend_in_flight (const CfBackend * backend)
+{
+  return backend->in_flight;
+}
+
+gboolean
+cf_backend_submit (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    GError ** error)
+{
+  GError *err = NULL;
+
+  g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
+  g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (layout->sample_bytes == spec->kp.sample_bytes, FALSE);
+  g_return_val_if_fail (backend->in_flight < backend->max_in_flight, FALSE);
+
+  if (backend->klass->submit) {
+    if (!backend->klass->submit (backend, spec, layout, in, out, error))
+      return FALSE;
+  } else {
+    /* Synchronous backends finish now and report at wait. */
+    backend->klass->process (backend, spec, layout, in, out, &err);
+    g_queue_push_tail (&backend->sync_errors, err);
+  }
+  backend->in_flight++;
+  return TRUE;
+}
+
+gboolean
+cf_backend_wait (CfBackend * backend, GError ** error)
+{
+  GError *err;
+
+  g_return_val_if_fail (backend != NULL, FALSE);
+  g_return_val_if_fail (backend->in_flight > 0, FALSE);
+
+  backend->in_flight--;
+  if (backend->klass->wait)
+    return backend->klass->wait (backend, error);
+
+  err = g_queue_pop_head (&backend->sync_errors);
+  if (err) {
+    g_propagate_error (error, err);
+    return FALSE;
+  }
+  return TRUE;
 }

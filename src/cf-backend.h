@@ -32,6 +32,20 @@ gboolean cf_backend_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error);
 
+/* Frames may be in flight: cf_backend_submit() starts filtering and
+ * returns, cf_backend_wait() completes the oldest submitted frame.  Frames
+ * complete in submission order; `in` and `out` must stay mapped and
+ * untouched until their wait returns.  At most `n` frames may be in flight
+ * (default 1); set it before the first submit. */
+void cf_backend_set_max_in_flight (CfBackend * backend, guint n);
+guint cf_backend_get_max_in_flight (const CfBackend * backend);
+guint cf_backend_in_flight (const CfBackend * backend);
+gboolean cf_backend_submit (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    GError ** error);
+/* Waits for the oldest frame; FALSE with `error` set if it failed. */
+gboolean cf_backend_wait (CfBackend * backend, GError ** error);
+
 /* Number of usable CUDA devices (0 without a driver, a device or CUDA
  * support in this build); fills `why` with the reason when 0. */
 int cf_cuda_device_count (char **why);

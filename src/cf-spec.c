@@ -16,10 +16,6 @@
 /* Box weights 1 / k^2 in fixed point. */
 #define BOX_BITS_8 22
 #define BOX_BITS_16 30
-/* Custom kernels: at least this many fractional bits, else go 64-bit. */
-#define CUSTOM_MIN_BITS 12
-#define CUSTOM_MAX_BITS_32 24
-#define CUSTOM_MAX_BITS_64 30
 
 static gint spec_serial = 0;
 
@@ -284,27 +280,155 @@ build_laplacian (CfSpec * spec, const CfParams * p, GError ** error)
   return TRUE;
 }
 
-/* The most fractional bits that keep every sum (at most `reach` in units of
- * one) below `limit` and every weight (at most `peak`) an int32. */
-static int
-fixed_bits (double reach, double peak, double limit, int cap)
-{
-  int bits = cap;
+/* Custom kernels are quantised so the worst-case rounding error of the
+ * result stays below QUANT_ERROR (in output units), which keeps it within
+ * 1 LSB of the exact filter; sums go 64-bit when 32 bits cannot hold that
+ * precision. */
+#define QUANT_ERROR 0.25
+#define MAX_BITS 30
 
-  while (bits > 0 && (reach * ldexp (1.0, bits) >= limit
-          || peak * ldexp (1.0, bits) >= INT32_LIMIT))
-    bits--;
+static gboolean
+exact_in_bits (const double *v, int n, int bits)
+{
+  int i;
+
+  for (i = 0; i < n; i++) {
+    double q = ldexp (v[i], bits);
+    if (q != rint (q))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Fewest fractional bits for n values whose rounding errors, each at most
+ * 2^-(bits+1), are multiplied by at most `gain` before reaching the output. */
+static int
+bits_needed (const double *v, int n, double gain)
+{
+  int bits;
+
+  for (bits = 0; bits < MAX_BITS; bits++)
+    if (exact_in_bits (v, n, bits) || gain * n * ldexp (0.5, -bits) <=
+        QUANT_ERROR)
+      break;
   return bits;
+}
+
+static double
+sum_abs_d (const double *v, int n)
+{
+  double s = 0.0;
+  int i;
+
+  for (i = 0; i < n; i++)
+    s += fabs (v[i]);
+  return s;
+}
+
+static double
+peak_abs_d (const double *v, int n)
+{
+  double m = 0.0;
+  int i;
+
+  for (i = 0; i < n; i++)
+    m = MAX (m, fabs (v[i]));
+  return m;
+}
+
+/* Whether `bits` keeps sums reaching `reach` (in units of one) below
+ * `limit` and weights as large as `peak` inside int32. */
+static gboolean
+bits_fit (int bits, double reach, double peak, double limit)
+{
+  return reach * ldexp (1.0, bits) < limit
+      && peak * ldexp (1.0, bits) < INT32_LIMIT;
+}
+
+static gboolean
+quantise_dense (CfSpec * spec, const double *k, int n, double offset,
+    GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  double reach = kp->maxval * sum_abs_d (k, n) + fabs (offset);
+  double peak = peak_abs_d (k, n);
+  int bits = bits_needed (k, n, kp->maxval), i;
+  double limit = INT32_LIMIT;
+
+  if (!bits_fit (bits, reach, peak, limit)) {
+    kp->wide_acc = 1;
+    limit = ldexp (1.0, 62);
+  }
+  if (!bits_fit (bits, reach, peak, limit)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel values are too large after scale and divisor (largest %g)",
+        peak);
+    return FALSE;
+  }
+  /* Spare headroom buys more precision. */
+  while (bits < MAX_BITS && bits_fit (bits + 1, reach, peak, limit)
+      && !exact_in_bits (k, n, bits))
+    bits++;
+
+  spec->dense = g_new (int, n);
+  for (i = 0; i < n; i++)
+    spec->dense[i] = (int) llround (ldexp (k[i], bits));
+  kp->shift = bits;
+  return TRUE;
+}
+
+static gboolean
+quantise_separable (CfSpec * spec, const double *row, const double *col,
+    double offset, GError ** error)
+{
+  CfKernelParams *kp = &spec->kp;
+  int w = kp->kw, h = kp->kh, i;
+  double sum_r = sum_abs_d (row, w), sum_c = sum_abs_d (col, h);
+  double peak = MAX (peak_abs_d (row, w), peak_abs_d (col, h));
+  /* A row error is scaled by the column sum and vice versa. */
+  int bits_r = bits_needed (row, w, kp->maxval * sum_c);
+  int bits_c = bits_needed (col, h, kp->maxval * sum_r);
+  double reach = kp->maxval * sum_r * sum_c + fabs (offset);
+  double limit = INT32_LIMIT;
+
+  if (!bits_fit (bits_r + bits_c, reach, peak, limit)) {
+    kp->wide_acc = 1;
+    limit = ldexp (1.0, 62);
+  }
+  if (!bits_fit (bits_r + bits_c, reach, peak, limit)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "kernel values are too large after scale and divisor (largest %g)",
+        peak);
+    return FALSE;
+  }
+  while (bits_r + bits_c < MAX_BITS
+      && bits_fit (bits_r + bits_c + 1, reach, peak, limit)) {
+    gboolean exact_r = exact_in_bits (row, w, bits_r);
+    gboolean exact_c = exact_in_bits (col, h, bits_c);
+
+    if (exact_r && exact_c)
+      break;
+    if (!exact_c && (exact_r || bits_c <= bits_r))
+      bits_c++;
+    else
+      bits_r++;
+  }
+
+  for (i = 0; i < w; i++)
+    spec->sep.row[0][i] = (int) llround (ldexp (row[i], bits_r));
+  for (i = 0; i < h; i++)
+    spec->sep.col[0][i] = (int) llround (ldexp (col[i], bits_c));
+  kp->shift = bits_r + bits_c;
+  return TRUE;
 }
 
 static gboolean
 build_custom (CfSpec * spec, const CfParams * p, GError ** error)
 {
   CfKernelParams *kp = &spec->kp;
-  double *k, divisor, sum = 0.0, peak = 0.0, reach, row[CF_MAX_TAPS],
-      col[CF_MAX_TAPS], sum_r = 0.0, sum_c = 0.0;
-  int w, h, i, n, bits;
-  gboolean wide = FALSE;
+  double *k, divisor, sum = 0.0, row[CF_MAX_TAPS], col[CF_MAX_TAPS];
+  int w, h, i, n;
+  gboolean ok;
 
   if (p->kernel == NULL || *p->kernel == '\0') {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
@@ -324,59 +448,19 @@ build_custom (CfSpec * spec, const CfParams * p, GError ** error)
     g_free (k);
     return FALSE;
   }
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < n; i++)
     k[i] = k[i] * p->scale / divisor;
-    peak = MAX (peak, fabs (k[i]));
-  }
   kp->kw = w;
   kp->kh = h;
   kp->op = CF_OP_LINEAR;
   kp->separable = cf_kernel_separate (k, w, h, col, row);
-
-  if (kp->separable) {
-    for (i = 0; i < w; i++)
-      sum_r += fabs (row[i]);
-    for (i = 0; i < h; i++)
-      sum_c += fabs (col[i]);
-    reach = kp->maxval * sum_r * sum_c + fabs (p->offset);
-    peak = MAX (peak, sum_c);
-  } else {
-    double sum_k = 0.0;
-
-    for (i = 0; i < n; i++)
-      sum_k += fabs (k[i]);
-    reach = kp->maxval * sum_k + fabs (p->offset);
-  }
-  bits = fixed_bits (reach, peak, INT32_LIMIT, CUSTOM_MAX_BITS_32);
-  if (bits < CUSTOM_MIN_BITS) {
-    bits = fixed_bits (reach, peak, ldexp (1.0, 62), CUSTOM_MAX_BITS_64);
-    wide = TRUE;
-  }
-  if (bits < 1 && peak > 0.0) {
-    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
-        "kernel values are too large after scale and divisor (largest %g)",
-        peak);
-    g_free (k);
-    return FALSE;
-  }
-
-  if (kp->separable) {
-    int bits_r = bits / 2, bits_c = bits - bits_r;
-
-    for (i = 0; i < w; i++)
-      spec->sep.row[0][i] = (int) llround (ldexp (row[i], bits_r));
-    for (i = 0; i < h; i++)
-      spec->sep.col[0][i] = (int) llround (ldexp (col[i], bits_c));
-  } else {
-    spec->dense = g_new (int, n);
-    for (i = 0; i < n; i++)
-      spec->dense[i] = (int) llround (ldexp (k[i], bits));
-  }
-  kp->shift = bits;
-  kp->bias = llround (ldexp (p->offset, bits)) + (bits > 0 ? 1LL << (bits -
-          1) : 0);
-  kp->wide_acc = wide;
+  ok = kp->separable ? quantise_separable (spec, row, col, p->offset, error)
+      : quantise_dense (spec, k, n, p->offset, error);
   g_free (k);
+  if (!ok)
+    return FALSE;
+  kp->bias = llround (ldexp (p->offset, kp->shift)) +
+      (kp->shift > 0 ? 1LL << (kp->shift - 1) : 0);
   return TRUE;
 }
 

@@ -15,6 +15,7 @@ The tool defaults to $CF_FILTER_RAW.  Exits non-zero on any failure.
 import argparse
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,8 +51,8 @@ SCIPY_MODE = {
     "constant": "constant",
 }
 
-# (width, height)
-SIZES = [(1, 1), (1, 5), (5, 1), (3, 3), (17, 13), (64, 48)]
+# (width, height); 160x120 carries only the photo-like picture.
+SIZES = [(1, 1), (1, 5), (5, 1), (3, 3), (17, 13), (64, 48), (160, 120)]
 
 # name, depth, samples, filter mask (None = all)
 FORMATS = [
@@ -103,6 +104,8 @@ VARIANTS = [
     ("custom 1x4 div=3", "custom", {"kernel": "1 2 3 4", "divisor": 3}),
     ("custom 2x3 scale=.5 off=20", "custom",
      {"kernel": "1 -2; 3 4; -1 5", "scale": 0.5, "offset": 20}),
+    ("custom 1x3 div=-4 off=255", "custom",
+     {"kernel": "1 2 1", "divisor": -4, "offset": 255}),
     ("custom 5x5 random", "custom", {"kernel": None}),  # filled in below
     ("custom 11x11 box", "custom",
      {"kernel": "; ".join([" ".join(["1"] * 11)] * 11)}),
@@ -198,6 +201,8 @@ def make_image(name, w, h, depth, samples, seed):
 
 
 def images_for(w, h):
+    if (w, h) == (160, 120):
+        return ["photo"]
     if (w, h) == (64, 48):
         return ["photo", "checker"]
     if (w, h) == (17, 13):
@@ -436,15 +441,15 @@ def tolerance(filt, depth, p):
     8-bit: 1.  The engine rounds fixed-point sums half up where OpenCV rounds
     half to even or sums in float, and OpenCV's box filter scales in float.
 
-    16-bit: also 1.  No step of the engine loses more than rounding: Sobel,
-    Scharr and Laplacian weights are integers (exact sums, float32 only in
-    the final scale/magnitude); the Gaussian uses 16 fractional bits per pass
-    with the error-diffused taps of OpenCV's bit-exact GaussianBlur, whose
-    16-bit path does the same (ufixedpoint32); box weights 2^30 / k^2 are off
-    by at most 2^-31 relative, under 1e-3 LSB at 65535 for k <= 31; custom
-    kernels keep at least 12 fractional bits and go to 64-bit sums (up to 30
-    bits) when 32 bits would not hold them, and the references above sum in
-    float64.
+    16-bit: also 1.  Weights in fixed point with f fractional bits move a
+    sum of n taps by at most maxval * n * 2^-(f+1), so an engine that keeps
+    enough bits (f >= 16 + log2(n) + 1 at 16 bits, with 64-bit sums where
+    needed) is off only by the final rounding.  The Gaussian uses 16 bits per
+    pass with the error-diffused taps of OpenCV's bit-exact GaussianBlur,
+    whose 16-bit path is fixed point in the same way (the two agree
+    exactly); box weights 2^30 / k^2 are off by under 1e-3 LSB at 65535 for
+    k <= 63; Sobel, Scharr and Laplacian weights are integers (only the final
+    scale or magnitude is float32).  The references sum in float64.
 
     Sharpen adds amount * (src - blurred): a 1-LSB difference in the blur
     becomes `amount` LSB, so the bound scales with amount above 1."""
@@ -495,8 +500,6 @@ def run_case(ctx, job):
         return res
     dtype = np.uint8 if depth == 8 else np.uint16
     out = np.fromfile(base + ".out", dtype=dtype).reshape(src.shape)
-    os.unlink(base + ".in")
-    os.unlink(base + ".out")
 
     filtered = src if mask is None else src[..., :3]
     ref, how = reference(filt, filtered, depth, p, border, bv)
@@ -521,6 +524,10 @@ def run_case(ctx, job):
     if problems:
         res.detail = "%s %dx%d %s: %s\n  %s" % (image, w, h, res.border,
                                                 "; ".join(problems), cmd)
+    else:
+        # Failing cases keep their files for --keep to reproduce.
+        os.unlink(base + ".in")
+        os.unlink(base + ".out")
     return res
 
 
@@ -625,6 +632,8 @@ def main():
                     help="only this filter (repeatable)")
     ap.add_argument("--verbose", "-v", action="store_true",
                     help="print every failing case in full")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the raw files of failing cases")
     args = ap.parse_args()
     if not args.tool or not os.access(args.tool, os.X_OK):
         print("FAIL: cf-filter-raw not found (--tool or $CF_FILTER_RAW): %r"
@@ -654,13 +663,17 @@ def main():
 
     jobs = build_jobs(args)
     start = time.time()
-    with tempfile.TemporaryDirectory(prefix="cf-ref-") as tmp:
-        class Ctx:
-            pass
-        ctx = Ctx()
-        ctx.tool, ctx.tmp, ctx.backend = args.tool, tmp, args.backend
+    class Ctx:
+        pass
+    ctx = Ctx()
+    ctx.tool, ctx.backend = args.tool, args.backend
+    ctx.tmp = tempfile.mkdtemp(prefix="cf-ref-")
+    try:
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as ex:
             results = list(ex.map(lambda j: run_case(ctx, j), jobs))
+    finally:
+        if not args.keep:
+            shutil.rmtree(ctx.tmp, ignore_errors=True)
     elapsed = time.time() - start
 
     # Summary: one row per filter variant and format.
@@ -689,13 +702,21 @@ def main():
 
     bad = [r for r in results if not r.ok]
     if bad:
-        print("\nFailing cases (%d):" % len(bad))
-        shown = bad if args.verbose else bad[:40]
+        # The worst case of each failing filter/format, unless --verbose.
+        shown = bad
+        if not args.verbose:
+            worst = {}
+            for r in bad:
+                if r.group not in worst or r.maxdiff > worst[r.group].maxdiff:
+                    worst[r.group] = r
+            shown = list(worst.values())
+        print("\nFailing cases (%d; %s):" % (
+            len(bad), "all" if args.verbose else
+            "the worst per filter and format, --verbose shows all"))
         for r in shown:
             print("- %s [%s]: %s" % (r.group[0], r.group[1], r.detail))
-        if len(shown) < len(bad):
-            print("  ... %d more (--verbose shows all)" % (len(bad) -
-                                                          len(shown)))
+        if args.keep:
+            print("raw files of failing cases kept in %s" % ctx.tmp)
     if failures:
         print("\nBad-input failures:")
         for f in failures:

@@ -1,0 +1,393 @@
+/* cudafilter: the streaming half of the element.
+ *
+ * Frames in flight: each input buffer is submitted to the backend as soon as
+ * it arrives and its output is pushed once `depth` frames are pending, so the
+ * upload, filtering and download of consecutive frames overlap on the GPU.
+ * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
+ * segments, ...) drain every pending frame first; a flush discards them.
+ *
+ * Allocation: upstream is offered a pool of pinned host memory, and outputs
+ * come from one unless downstream provides special memory. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafilter.h"
+#include "cudafilter-layout.h"
+#include "cudafilter-host-allocator.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_filter_debug
+
+#define AUTO_DEPTH 3
+
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in, out;
+} CfPendingFrame;
+
+static GstBaseTransformClass *base_class;
+
+static void
+pending_free (CfPendingFrame * pf)
+{
+  gst_video_frame_unmap (&pf->in);
+  gst_video_frame_unmap (&pf->out);
+  gst_buffer_unref (pf->inbuf);
+  gst_clear_buffer (&pf->outbuf);
+  g_free (pf);
+}
+
+static gboolean
+upstream_is_live (GstCudaFilter * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+/* Chosen at the first frame, when upstream can tell whether it is live. */
+static void
+choose_depth (GstCudaFilter * self)
+{
+  guint wanted;
+
+  GST_OBJECT_LOCK (self);
+  wanted = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+
+  if (wanted == 0)
+    wanted = upstream_is_live (self) ? 1 : AUTO_DEPTH;
+  self->depth = wanted;
+  cf_backend_set_max_in_flight (self->backend, wanted);
+  GST_INFO_OBJECT (self, "%u frame(s) in flight on %s", wanted,
+      cf_backend_describe (self->backend));
+}
+
+/* Completes the oldest pending frame; its output goes to *outbuf. */
+static GstFlowReturn
+finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
+{
+  CfPendingFrame *pf = g_queue_pop_head (&self->pending);
+  GError *err = NULL;
+
+  if (!cf_backend_wait (self->backend, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Filtering a frame on %s failed: %s",
+            cf_backend_describe (self->backend), err->message), (NULL));
+    g_error_free (err);
+    pending_free (pf);
+    return GST_FLOW_ERROR;
+  }
+  *outbuf = pf->outbuf;
+  pf->outbuf = NULL;
+  pending_free (pf);
+  return GST_FLOW_OK;
+}
+
+void
+gst_cuda_filter_stream_discard (GstCudaFilter * self)
+{
+  CfPendingFrame *pf;
+
+  while ((pf = g_queue_pop_head (&self->pending)) != NULL) {
+    cf_backend_wait (self->backend, NULL);
+    pending_free (pf);
+  }
+}
+
+/* Pushes every pending frame downstream, oldest first. */
+static GstFlowReturn
+drain (GstCudaFilter * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (ret == GST_FLOW_OK && !g_queue_is_empty (&self->pending)) {
+    GstBuffer *outbuf = NULL;
+
+    ret = finish_oldest (self, &outbuf);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
+    gst_cuda_filter_stream_discard (self);
+  }
+  return ret;
+}
+
+static GstFlowReturn
+submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  CfPendingFrame *pf;
+  GstBuffer *outbuf = NULL;
+  GstFlowReturn ret;
+  CfFrame in, out;
+  GError *err = NULL;
+
+  if (self->depth == 0)
+    choose_depth (self);
+  if (GST_BASE_TRANSFORM_GET_CLASS (trans)->before_transform)
+    GST_BASE_TRANSFORM_GET_CLASS (trans)->before_transform (trans, inbuf);
+  if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE)) {
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  ret = base_class->prepare_output_buffer (trans, inbuf, &outbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL) {
+    gst_buffer_unref (inbuf);
+    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  }
+
+  pf = g_new0 (CfPendingFrame, 1);
+  pf->inbuf = inbuf;
+  pf->outbuf = outbuf;
+  if (!gst_video_frame_map (&pf->in, &vfilter->in_info, inbuf, GST_MAP_READ)) {
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    g_free (pf);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map the input buffer as %s %dx%d: it is smaller than "
+            "the negotiated caps say.", GST_VIDEO_INFO_NAME (&vfilter->in_info),
+            GST_VIDEO_INFO_WIDTH (&vfilter->in_info),
+            GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&pf->out, &vfilter->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&pf->in);
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    g_free (pf);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Could not map an output buffer for writing."), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
+  gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
+  if (!cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
+          &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Filtering a frame on %s failed: %s",
+            cf_backend_describe (self->backend), err->message), (NULL));
+    g_error_free (err);
+    pending_free (pf);
+    return GST_FLOW_ERROR;
+  }
+  g_queue_push_tail (&self->pending, pf);
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstBuffer *inbuf = trans->queued_buf;
+
+  *outbuf = NULL;
+  if (inbuf != NULL) {
+    GstFlowReturn ret;
+
+    trans->queued_buf = NULL;
+    ret = submit_frame (self, inbuf);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  /* The base class calls again until no buffer comes out. */
+  if (self->pending.length >= MAX (self->depth, 1))
+    return finish_oldest (self, outbuf);
+  return GST_FLOW_OK;
+}
+
+static gboolean
+gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    gst_cuda_filter_stream_discard (self);
+  else if (GST_EVENT_IS_SERIALIZED (event))
+    drain (self);               /* EOS, caps, segment...: frames go first */
+
+  return base_class->sink_event (trans, event);
+}
+
+/* Adds (depth - 1) frames to the latency upstream reports. */
+static gboolean
+gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (trans)->in_info;
+  gboolean live;
+  GstClockTime min, max, frame, added;
+  guint depth;
+
+  if (!base_class->query (trans, direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return TRUE;
+
+  gst_query_parse_latency (query, &live, &min, &max);
+  GST_OBJECT_LOCK (self);
+  depth = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  if (self->depth)
+    depth = self->depth;
+  else if (depth == 0)
+    depth = live ? 1 : AUTO_DEPTH;
+  frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
+      gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
+      GST_VIDEO_INFO_FPS_N (info)) : 0;
+  added = frame * (depth - 1);
+  GST_DEBUG_OBJECT (self, "adding %" GST_TIME_FORMAT " latency (%u in flight)",
+      GST_TIME_ARGS (added), depth);
+  min += added;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += added;
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCaps *caps;
+  gboolean need_pool;
+  GstVideoInfo info;
+  GstAllocator *allocator;
+  GstAllocationParams params;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (need_pool) {
+    GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps, 0, 0);
+
+    if (pool) {
+      gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+      gst_object_unref (pool);
+    }
+  }
+  allocator = gst_cuda_filter_host_allocator_get ();
+  gst_allocation_params_init (&params);
+  params.align = 63;
+  gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (allocator);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+/* Whether a pool downstream proposed holds only plain system memory, so
+ * pinned memory is strictly better. */
+static gboolean
+pool_is_plain (GstBufferPool * pool)
+{
+  GstStructure *config;
+  GstAllocator *allocator = NULL;
+  gboolean plain;
+
+  if (pool == NULL)
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
+  plain = (allocator == NULL
+      || g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM) == 0)
+      && (G_OBJECT_TYPE (pool) == GST_TYPE_BUFFER_POOL
+      || G_OBJECT_TYPE (pool) == GST_TYPE_VIDEO_BUFFER_POOL);
+  gst_structure_free (config);
+  return plain;
+}
+
+static gboolean
+gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0;
+  GstVideoInfo info;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+
+  if (pool_is_plain (pool)) {
+    GstBufferPool *pinned = gst_cuda_filter_host_pool_new (caps, 0, 0);
+    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+    GstAllocationParams params;
+
+    gst_allocation_params_init (&params);
+    params.align = 63;
+    size = MAX (size, info.size);
+    if (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_set_nth_allocation_pool (query, 0, pinned, size, min, 0);
+    else
+      gst_query_add_allocation_pool (query, pinned, size, min, 0);
+    if (gst_query_get_n_allocation_params (query) > 0)
+      gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+    else
+      gst_query_add_allocation_param (query, allocator, &params);
+    gst_object_unref (allocator);
+    gst_object_unref (pinned);
+  }
+  gst_clear_object (&pool);
+
+  return base_class->decide_allocation (trans, query);
+}
+
+/* Not reached in normal flow (generate_output does the work), but
+ * GstVideoFilter needs it to stay out of in-place mode; filters one frame
+ * synchronously. */
+static GstFlowReturn
+gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
+  CfFrame in, out;
+  GError *err = NULL;
+
+  if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE))
+    return GST_FLOW_ERROR;
+  gst_cuda_filter_frame_from_video_frame (in_frame, &in);
+  gst_cuda_filter_frame_from_video_frame (out_frame, &out);
+  if (!cf_backend_process (self->backend, self->spec, &self->layout, &in,
+          &out, &err)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Filtering a frame on %s failed: %s",
+            cf_backend_describe (self->backend), err->message), (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+void
+gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class)
+{
+  base_class = g_type_class_peek_parent (trans_class);
+
+  GST_VIDEO_FILTER_CLASS (trans_class)->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_query);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
+}
