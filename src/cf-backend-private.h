@@ -28,6 +28,8 @@ struct _CfBackend
   guint max_in_flight;
   guint in_flight;
   GQueue sync_errors;           /* GError* (or NULL) per frame, for !submit */
+  GQueue submit_times;          /* monotonic µs of each frame in flight */
+  CfBackendStats stats;         /* backends set last_kernel_us */
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);

@@ -104,20 +104,24 @@ cf_backend_submit (CfBackend * backend, const CfSpec * spec,
     GError ** error)
 {
   GError *err = NULL;
+  gint64 start;
 
   g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
   g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
   g_return_val_if_fail (layout->sample_bytes == spec->kp.sample_bytes, FALSE);
   g_return_val_if_fail (backend->in_flight < backend->max_in_flight, FALSE);
 
+  start = g_get_monotonic_time ();
   if (backend->klass->submit) {
     if (!backend->klass->submit (backend, spec, layout, in, out, error))
       return FALSE;
   } else {
     /* Synchronous backends finish now and report at wait. */
     backend->klass->process (backend, spec, layout, in, out, &err);
+    backend->stats.last_kernel_us = g_get_monotonic_time () - start;
     g_queue_push_tail (&backend->sync_errors, err);
   }
+  g_queue_push_tail (&backend->submit_times, GSIZE_TO_POINTER (start));
   backend->in_flight++;
   return TRUE;
 }
@@ -125,19 +129,32 @@ cf_backend_submit (CfBackend * backend, const CfSpec * spec,
 gboolean
 cf_backend_wait (CfBackend * backend, GError ** error)
 {
-  GError *err;
+  GError *err = NULL;
+  gint64 start;
+  gboolean ok;
 
   g_return_val_if_fail (backend != NULL, FALSE);
   g_return_val_if_fail (backend->in_flight > 0, FALSE);
 
   backend->in_flight--;
-  if (backend->klass->wait)
-    return backend->klass->wait (backend, error);
-
-  err = g_queue_pop_head (&backend->sync_errors);
-  if (err) {
+  start = GPOINTER_TO_SIZE (g_queue_pop_head (&backend->submit_times));
+  if (backend->klass->wait) {
+    ok = backend->klass->wait (backend, &err);
+  } else {
+    err = g_queue_pop_head (&backend->sync_errors);
+    ok = err == NULL;
+  }
+  if (!ok) {
     g_propagate_error (error, err);
     return FALSE;
   }
+  backend->stats.frames++;
+  backend->stats.last_frame_us = g_get_monotonic_time () - start;
   return TRUE;
+}
+
+void
+cf_backend_get_stats (const CfBackend * backend, CfBackendStats * stats)
+{
+  *stats = backend->stats;
 }

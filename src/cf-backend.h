@@ -46,6 +46,18 @@ gboolean cf_backend_submit (CfBackend * backend, const CfSpec * spec,
 /* Waits for the oldest frame; FALSE with `error` set if it failed. */
 gboolean cf_backend_wait (CfBackend * backend, GError ** error);
 
+/* What a user needs to tell whether filtering keeps up. */
+typedef struct
+{
+  guint64 frames;               /* frames completed */
+  double last_kernel_us;        /* filtering time of the last frame: GPU
+                                 * time of its launch, or CPU time */
+  double last_frame_us;         /* submit to completion of the last frame,
+                                 * copies and queueing included */
+} CfBackendStats;
+
+void cf_backend_get_stats (const CfBackend * backend, CfBackendStats * stats);
+
 /* Number of usable CUDA devices (0 without a driver, a device or CUDA
  * support in this build); fills `why` with the reason when 0. */
 int cf_cuda_device_count (char **why);

@@ -132,36 +132,39 @@ QUICK_LABELS = {"gaussian s=1", "box k=3", "sobel-x k=3", "sobel k=3",
 
 def photo_like(w, h, seed=3):
     """A synthetic outdoor scene: sky gradient, sun, hills, a house, a tree,
-    text, then lens blur and sensor noise.  RGB floats in [0, 1]."""
+    text, then lens blur and sensor noise.  RGB floats in [0, 1].  Drawn on
+    an 8-bit canvas: some OpenCV versions draw text on 8-bit images only."""
     rng = np.random.default_rng(seed)
     y = np.linspace(0.0, 1.0, h)[:, None]
-    img = np.zeros((h, w, 3), np.float64)
-    img[...] = np.stack([0.35 + 0.4 * y, 0.55 + 0.3 * y,
-                         0.95 - 0.1 * y], axis=-1) * np.ones((1, w, 1))
+    sky = np.stack([0.35 + 0.4 * y, 0.55 + 0.3 * y, 0.95 - 0.1 * y],
+                   axis=-1) * np.ones((1, w, 1))
+    img = np.ascontiguousarray(np.rint(sky * 255).astype(np.uint8))
     s = w / 64.0
-    cv2.circle(img, (int(50 * s), int(9 * s)), max(1, int(6 * s)),
-               (1.0, 0.95, 0.6), -1, cv2.LINE_AA)
-    hills = np.array([[0, int(30 * s)], [int(20 * s), int(24 * s)],
-                      [int(40 * s), int(29 * s)], [w, int(22 * s)],
-                      [w, h], [0, h]], np.int32)
-    cv2.fillPoly(img, [hills], (0.25, 0.55, 0.2), cv2.LINE_AA)
-    cv2.rectangle(img, (int(10 * s), int(28 * s)),
-                  (int(26 * s), int(42 * s)), (0.8, 0.75, 0.6), -1)
-    roof = np.array([[int(8 * s), int(28 * s)], [int(18 * s), int(19 * s)],
-                     [int(28 * s), int(28 * s)]], np.int32)
-    cv2.fillPoly(img, [roof], (0.6, 0.15, 0.1), cv2.LINE_AA)
-    cv2.rectangle(img, (int(16 * s), int(34 * s)),
-                  (int(19 * s), int(42 * s)), (0.3, 0.2, 0.1), -1)
-    cv2.line(img, (int(38 * s), int(44 * s)), (int(38 * s), int(30 * s)),
-             (0.35, 0.25, 0.1), max(1, int(2 * s)))
-    cv2.circle(img, (int(38 * s), int(27 * s)), max(1, int(6 * s)),
-               (0.1, 0.4, 0.1), -1, cv2.LINE_AA)
-    cv2.putText(img, "cf", (int(44 * s), int(44 * s)),
-                cv2.FONT_HERSHEY_SIMPLEX, 0.35 * s, (1.0, 1.0, 1.0), 1,
-                cv2.LINE_AA)
-    img = cv2.GaussianBlur(img, (3, 3), 0.6)
-    img += rng.normal(0.0, 0.02, img.shape)
-    return np.clip(img, 0.0, 1.0)
+
+    def pt(x, yy):
+        return (int(x * s), int(yy * s))
+
+    def col(r, g, b):
+        return (int(r * 255), int(g * 255), int(b * 255))
+
+    cv2.circle(img, pt(50, 9), max(1, int(6 * s)), col(1.0, 0.95, 0.6), -1,
+               cv2.LINE_AA)
+    hills = np.array([pt(0, 30), pt(20, 24), pt(40, 29), (w, int(22 * s)),
+                      (w, h), (0, h)], np.int32)
+    cv2.fillPoly(img, [hills], col(0.25, 0.55, 0.2), cv2.LINE_AA)
+    cv2.rectangle(img, pt(10, 28), pt(26, 42), col(0.8, 0.75, 0.6), -1)
+    roof = np.array([pt(8, 28), pt(18, 19), pt(28, 28)], np.int32)
+    cv2.fillPoly(img, [roof], col(0.6, 0.15, 0.1), cv2.LINE_AA)
+    cv2.rectangle(img, pt(16, 34), pt(19, 42), col(0.3, 0.2, 0.1), -1)
+    cv2.line(img, pt(38, 44), pt(38, 30), col(0.35, 0.25, 0.1),
+             max(1, int(2 * s)))
+    cv2.circle(img, pt(38, 27), max(1, int(6 * s)), col(0.1, 0.4, 0.1), -1,
+               cv2.LINE_AA)
+    cv2.putText(img, "cf", pt(44, 44), cv2.FONT_HERSHEY_SIMPLEX, 0.35 * s,
+                (255, 255, 255), 1, cv2.LINE_AA)
+    out = cv2.GaussianBlur(img.astype(np.float64) / 255.0, (3, 3), 0.6)
+    out += rng.normal(0.0, 0.02, out.shape)
+    return np.clip(out, 0.0, 1.0)
 
 
 def pattern(name, w, h, c, rng):
