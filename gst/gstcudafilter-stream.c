@@ -15,6 +15,7 @@
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-host-allocator.h"
+#include "cf-host-memory.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -122,6 +123,52 @@ drain (GstCudaFilter * self)
   return ret;
 }
 
+#define SEEN_QUARK (g_quark_from_static_string ("cudafilter-seen"))
+#define PINNED_QUARK (g_quark_from_static_string ("cudafilter-pinned"))
+
+static void
+unpin (gpointer base)
+{
+  cf_host_unregister (base);
+}
+
+/* Upstream system memory is pinned the second time it is seen: pools
+ * recycle their memory, so it will come back and every later upload runs
+ * at pinned speed; one-off buffers are left alone.  The pin goes with the
+ * memory (qdata), released when the memory is freed. */
+static void
+pin_recycled_memory (GstBuffer * buf)
+{
+  guint i, n = gst_buffer_n_memory (buf);
+
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+    GstMiniObject *root;
+    GstMapInfo map;
+    guint8 *base;
+
+    if (mem->parent)
+      mem = mem->parent;
+    root = GST_MINI_OBJECT_CAST (mem);
+    if (!gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM)
+        || gst_mini_object_get_qdata (root, PINNED_QUARK))
+      continue;
+    if (!gst_mini_object_get_qdata (root, SEEN_QUARK)) {
+      gst_mini_object_set_qdata (root, SEEN_QUARK, GINT_TO_POINTER (1), NULL);
+      continue;
+    }
+    if (!gst_memory_map (mem, &map, GST_MAP_READ))
+      continue;
+    base = map.data - mem->offset;
+    if (cf_host_register (base, mem->maxsize))
+      gst_mini_object_set_qdata (root, PINNED_QUARK, base, unpin);
+    else                        /* do not try again */
+      gst_mini_object_set_qdata (root, PINNED_QUARK, GINT_TO_POINTER (1),
+          NULL);
+    gst_memory_unmap (mem, &map);
+  }
+}
+
 static GstFlowReturn
 submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 {
@@ -147,6 +194,9 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     gst_buffer_unref (inbuf);
     return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
   }
+
+  if (cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
+    pin_recycled_memory (inbuf);
 
   pf = g_new0 (CfPendingFrame, 1);
   pf->inbuf = inbuf;

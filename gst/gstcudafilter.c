@@ -29,6 +29,7 @@
 
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
+#include "cudafilter-presets.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -55,7 +56,8 @@ enum
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
   PROP_PLANES,
-  PROP_FRAMES_IN_FLIGHT
+  PROP_FRAMES_IN_FLIGHT,
+  PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
 #define DEFAULT_BACKEND GST_CUDA_FILTER_BACKEND_AUTO
@@ -78,7 +80,9 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CUDA_FILTER_FORMATS)));
 
 #define gst_cuda_filter_parent_class parent_class
-G_DEFINE_TYPE (GstCudaFilter, gst_cuda_filter, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
+    GST_TYPE_VIDEO_FILTER, G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET,
+        gst_cuda_filter_presets_init_interface));
 GST_ELEMENT_REGISTER_DEFINE (cudafilter, "cudafilter", GST_RANK_NONE,
     GST_TYPE_CUDA_FILTER);
 
@@ -120,7 +124,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
           "Gaussian standard deviation in pixels (horizontal; also vertical "
-          "when sigma-y is 0), > 0; used by gaussian and sharpen",
+          "when sigma-y is 0), > 0; the derived kernel (about 6 sigma + 1 "
+          "taps) must stay within " G_STRINGIFY (CF_MAX_TAPS) " taps unless "
+          "kernel-size is set; used by gaussian and sharpen",
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
@@ -141,15 +147,17 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_string ("kernel", "Kernel",
           "Matrix for filter=custom: rows separated by ';', values by spaces "
           "or commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\"; applied as a correlation (not flipped) anchored at the "
-          "centre", NULL,
+          "0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+          G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
+          "flipped) anchored at the centre; used by custom only", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
-          "custom: the kernel is divided by this; 0 = the sum of the kernel, "
-          "or 1 when that sum is 0",
+          "Divides the kernel of filter=custom (any non-zero number); 0 = "
+          "the sum of the kernel, or 1 when that sum is 0; used by custom "
+          "only",
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.divisor, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OFFSET,
@@ -161,8 +169,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_double ("scale", "Scale",
-          "Multiplies the result before offset is added; used by sobel, "
-          "sobel-x, sobel-y, scharr, laplacian and custom",
+          "Multiplies the result before offset is added (a factor, may be "
+          "negative); used by sobel, sobel-x, sobel-y, scharr, laplacian and "
+          "custom",
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.scale, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
@@ -173,13 +182,15 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border",
-          "How pixels outside the frame are taken (OpenCV's border names)",
+          "How pixels outside the frame are taken, with OpenCV's names "
+          "(reflect101 is OpenCV's default); used by every filter",
           GST_TYPE_CUDA_FILTER_BORDER, defaults.border, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
       g_param_spec_uint ("border-value", "Border value",
-          "Sample value outside the frame for border=constant (clamped to "
-          "255 for 8-bit formats)",
+          "Sample value outside the frame when border=constant (0..255 for "
+          "8-bit formats, larger values are clamped; 0..65535 for 16-bit); "
+          "used by every filter",
           0, 65535, defaults.border_value, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
@@ -219,6 +230,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
       "Convolution filters on raw video with CUDA: Gaussian and box blur, "
@@ -257,6 +270,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->backend_choice = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
+  gst_cuda_filter_stats_init (self);
 }
 
 static void
@@ -365,6 +379,9 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
   gchar *kernel = NULL;
   GError *err = NULL;
 
+  if (gst_cuda_filter_stats_set_property (self, prop_id, value))
+    return;
+
   GST_OBJECT_LOCK (self);
   params = self->params;
 
@@ -453,6 +470,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
+  if (gst_cuda_filter_stats_get_property (self, prop_id, value))
+    return;
+
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_FILTER:
@@ -523,6 +543,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   g_clear_pointer (&self->backend, cf_backend_free);
+  gst_cuda_filter_stats_reset (self);
 
   if (choice == GST_CUDA_FILTER_BACKEND_CUDA) {
     if (cf_cuda_device_count (&why) == 0) {

@@ -8,6 +8,7 @@
 
 #include "cf-backend.h"
 #include "cudafilter-enums.h"
+#include "cudafilter-stats.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +28,7 @@ struct _GstCudaFilter
   gint device_id;
   guint frames_in_flight;       /* 0 = auto: 1 when live, else 3 */
   gboolean dirty;               /* spec and layout must be rebuilt */
+  GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
   /* Streaming state, touched only by the streaming thread (and start/stop). */
   CfBackend *backend;

@@ -1,7 +1,8 @@
-/* cudafilter engine: the CUDA backend.  It owns one non-blocking stream and
- * device buffers for the planes of a frame (grown when a layout needs more,
- * never reallocated per frame otherwise), uploads each plane, runs the one
- * filter launch and downloads the result, synchronising once per frame. */
+/* cudafilter engine: the CUDA backend.  Each frame in flight gets a slot of
+ * its own (a non-blocking stream, device planes grown when a layout needs
+ * more, dense weights, timing events); slots form a ring, so the upload,
+ * filter and download of consecutive frames overlap on the copy and compute
+ * engines.  Each frame is synchronised once, when its output is needed. */
 #include "config.h"
 
 #include <string.h>
@@ -10,11 +11,13 @@
 #include "cf-backend-private.h"
 #include "cf-launch.h"
 
+/* Everything one frame in flight needs: its stream (so the upload, filter
+ * and download of different frames overlap), device planes, dense weights
+ * and timing events.  Slots are set up on first use. */
 typedef struct
 {
-  CfBackend parent;
-  int device;
   cudaStream_t stream;
+  cudaEvent_t kernel_start, kernel_end;
 
   /* Device planes; a plane's pitch is its row bytes rounded up to PITCH_ALIGN
    * and may change per frame, as long as the capacity suffices. */
@@ -22,15 +25,34 @@ typedef struct
   unsigned char *d_out[CF_MAX_PLANES];
   size_t capacity[CF_MAX_PLANES];
 
-  /* Dense weights of the last spec seen, cached on its serial. */
+  /* Dense weights of the last spec this slot ran, cached on its serial;
+   * per slot so a new spec never overwrites weights a frame still reads. */
   int *d_dense;
   size_t dense_capacity;
   gboolean have_dense;
   guint64 dense_serial;
+} CfCudaSlot;
+
+/* Frames in flight use slots[0 .. max_in_flight - 1] as a ring; the
+ * synchronous process () has a slot of its own. */
+#define MAX_SLOTS 16
+#define SYNC_SLOT MAX_SLOTS
+
+typedef struct
+{
+  CfBackend parent;
+  int device;
+  CfCudaSlot slots[MAX_SLOTS + 1];
+  guint head;                   /* oldest frame in flight */
+  guint count;                  /* frames in flight */
 } CfBackendCuda;
 
 /* 256 bytes keeps every row start aligned for the copy engines. */
 #define PITCH_ALIGN 256
+
+/* Test hook: CUDAFILTER_FAULT=alloc, read when a backend is created, makes
+ * every frame's device allocation fail as if the GPU were out of memory. */
+static gboolean fault_alloc;
 
 static gboolean
 check (cudaError_t err, const char *call, GError ** error)
@@ -114,7 +136,39 @@ describe_devices (int n)
 }
 
 static gboolean
-ensure_planes (CfBackendCuda * self, const CfLayout * layout,
+ensure_slot (CfCudaSlot * self, GError ** error)
+{
+  if (self->stream)
+    return TRUE;
+  if (!check (cudaStreamCreateWithFlags (&self->stream,
+              cudaStreamNonBlocking), "cudaStreamCreateWithFlags", error))
+    return FALSE;
+  return check (cudaEventCreate (&self->kernel_start), "cudaEventCreate",
+      error) && check (cudaEventCreate (&self->kernel_end), "cudaEventCreate",
+      error);
+}
+
+static void
+slot_clear (CfCudaSlot * self)
+{
+  if (self->stream)
+    cudaStreamSynchronize (self->stream);
+  for (int p = 0; p < CF_MAX_PLANES; p++) {
+    cudaFree (self->d_in[p]);
+    cudaFree (self->d_out[p]);
+  }
+  cudaFree (self->d_dense);
+  if (self->kernel_start)
+    cudaEventDestroy (self->kernel_start);
+  if (self->kernel_end)
+    cudaEventDestroy (self->kernel_end);
+  if (self->stream)
+    cudaStreamDestroy (self->stream);
+  memset (self, 0, sizeof (*self));
+}
+
+static gboolean
+ensure_planes (CfCudaSlot * self, const CfLayout * layout,
     size_t pitch[CF_MAX_PLANES], GError ** error)
 {
   for (int p = 0; p < layout->n_planes; p++) {
@@ -130,7 +184,8 @@ ensure_planes (CfBackendCuda * self, const CfLayout * layout,
     cudaFree (self->d_out[p]);
     self->d_in[p] = self->d_out[p] = NULL;
     self->capacity[p] = 0;
-    if (!check (cudaMalloc ((void **) &self->d_in[p], need), "cudaMalloc",
+    if (!check (fault_alloc ? cudaErrorMemoryAllocation :
+            cudaMalloc ((void **) &self->d_in[p], need), "cudaMalloc",
             error) ||
         !check (cudaMalloc ((void **) &self->d_out[p], need), "cudaMalloc",
             error)) {
@@ -146,7 +201,7 @@ ensure_planes (CfBackendCuda * self, const CfLayout * layout,
 }
 
 static gboolean
-ensure_dense (CfBackendCuda * self, const CfSpec * spec, GError ** error)
+ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
   size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
 
@@ -172,8 +227,10 @@ ensure_dense (CfBackendCuda * self, const CfSpec * spec, GError ** error)
   return TRUE;
 }
 
+/* Queues upload, filter and download of one frame on the slot's stream;
+ * nothing waits here. */
 static gboolean
-run_frame (CfBackendCuda * self, const CfSpec * spec,
+queue_frame (CfCudaSlot * self, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
@@ -181,7 +238,7 @@ run_frame (CfBackendCuda * self, const CfSpec * spec,
   CfDeviceFrame df;
   const int *dense = NULL;
 
-  if (!ensure_planes (self, layout, pitch, error))
+  if (!ensure_slot (self, error) || !ensure_planes (self, layout, pitch, error))
     return FALSE;
   if (!spec->kp.separable) {
     if (!ensure_dense (self, spec, error))
@@ -206,9 +263,11 @@ run_frame (CfBackendCuda * self, const CfSpec * spec,
   memcpy (df.channels, layout->channels,
       sizeof (CfChannel) * layout->n_channels);
 
+  cudaEventRecord (self->kernel_start, self->stream);
   if (!check (cf_launch_filter (&df, &spec->kp, &spec->sep, dense,
               self->stream), "cf_launch_filter (kernel launch)", error))
     return FALSE;
+  cudaEventRecord (self->kernel_end, self->stream);
 
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
@@ -219,19 +278,27 @@ run_frame (CfBackendCuda * self, const CfSpec * spec,
                 self->stream), "cudaMemcpy2DAsync (download)", error))
       return FALSE;
   }
-  return check (cudaStreamSynchronize (self->stream), "cudaStreamSynchronize",
-      error);
+  return TRUE;
+}
+
+/* Waits for the slot's frame; records the launch's GPU time. */
+static gboolean
+finish_frame (CfBackendCuda * backend, CfCudaSlot * self, GError ** error)
+{
+  float ms = 0.0f;
+
+  if (!check (cudaStreamSynchronize (self->stream), "cudaStreamSynchronize",
+          error))
+    return FALSE;
+  if (cudaEventElapsedTime (&ms, self->kernel_start, self->kernel_end) ==
+      cudaSuccess)
+    backend->parent.stats.last_kernel_us = ms * 1000.0;
+  return TRUE;
 }
 
 static gboolean
-cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
-    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
-    GError ** error)
+check_layout (const CfSpec * spec, const CfLayout * layout, GError ** error)
 {
-  CfBackendCuda *self = (CfBackendCuda *) backend;
-  gboolean ok;
-  int previous;
-
   if (layout->n_planes < 0 || layout->n_planes > CF_MAX_PLANES ||
       layout->n_channels < 0 || layout->n_channels > CF_MAX_CHANNELS) {
     g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
@@ -245,16 +312,89 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
         spec->kp.sample_bytes, layout->sample_bytes);
     return FALSE;
   }
+  return TRUE;
+}
+
+/* On failure, lets queued copies finish with the caller's buffers before
+ * returning, and clears a non-sticky error so the next frame can try. */
+static void
+recover (CfCudaSlot * slot)
+{
+  if (slot->stream)
+    cudaStreamSynchronize (slot->stream);
+  cudaGetLastError ();
+}
+
+static gboolean
+cf_backend_cuda_submit (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    GError ** error)
+{
+  CfBackendCuda *self = (CfBackendCuda *) backend;
+  guint ring = MIN (backend->max_in_flight, MAX_SLOTS);
+  CfCudaSlot *slot = &self->slots[(self->head + self->count) % ring];
+  gboolean ok;
+  int previous;
+
+  if (!check_layout (spec, layout, error))
+    return FALSE;
+  if (self->count >= ring) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "%u frames already in flight", self->count);
+    return FALSE;
+  }
   if (!enter_device (self, &previous, error))
     return FALSE;
+  ok = queue_frame (slot, spec, layout, in, out, error);
+  if (ok)
+    self->count++;
+  else
+    recover (slot);
+  leave_device (self, previous);
+  return ok;
+}
 
-  ok = run_frame (self, spec, layout, in, out, error);
-  if (!ok) {
-    /* Let queued copies finish with the caller's buffers before returning,
-     * and clear a non-sticky error so the next frame can try again. */
-    cudaStreamSynchronize (self->stream);
-    cudaGetLastError ();
+static gboolean
+cf_backend_cuda_wait (CfBackend * backend, GError ** error)
+{
+  CfBackendCuda *self = (CfBackendCuda *) backend;
+  guint ring = MIN (backend->max_in_flight, MAX_SLOTS);
+  CfCudaSlot *slot = &self->slots[self->head];
+  gboolean ok;
+  int previous;
+
+  g_return_val_if_fail (self->count > 0, FALSE);
+  self->head = (self->head + 1) % ring;
+  self->count--;
+  if (!enter_device (self, &previous, error)) {
+    recover (slot);
+    return FALSE;
   }
+  ok = finish_frame (self, slot, error);
+  if (!ok)
+    recover (slot);
+  leave_device (self, previous);
+  return ok;
+}
+
+static gboolean
+cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    GError ** error)
+{
+  CfBackendCuda *self = (CfBackendCuda *) backend;
+  CfCudaSlot *slot = &self->slots[SYNC_SLOT];
+  gboolean ok;
+  int previous;
+
+  if (!check_layout (spec, layout, error))
+    return FALSE;
+  if (!enter_device (self, &previous, error))
+    return FALSE;
+  ok = queue_frame (slot, spec, layout, in, out, error)
+      && finish_frame (self, slot, error);
+  if (!ok)
+    recover (slot);
   leave_device (self, previous);
   return ok;
 }
@@ -266,27 +406,19 @@ cf_backend_cuda_free (CfBackend * backend)
   int previous = -1;
   gboolean entered = enter_device (self, &previous, NULL);
 
-  if (self->stream)
-    cudaStreamSynchronize (self->stream);
-  for (int p = 0; p < CF_MAX_PLANES; p++) {
-    cudaFree (self->d_in[p]);
-    cudaFree (self->d_out[p]);
-  }
-  cudaFree (self->d_dense);
-  if (self->stream)
-    cudaStreamDestroy (self->stream);
+  for (int i = 0; i <= MAX_SLOTS; i++)
+    slot_clear (&self->slots[i]);
   if (entered)
     leave_device (self, previous);
   /* cf_backend_free () owns the description. */
   g_free (self);
 }
 
-/* Synchronous for now: cf_backend_submit () falls back to process (). */
 static const CfBackendClass cf_backend_cuda_class = {
   .process = cf_backend_cuda_process,
   .free = cf_backend_cuda_free,
-  .submit = NULL,
-  .wait = NULL,
+  .submit = cf_backend_cuda_submit,
+  .wait = cf_backend_cuda_wait,
 };
 
 CfBackend *
@@ -315,6 +447,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
     return NULL;
   }
 
+  fault_alloc = g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "alloc") == 0;
   self = g_new0 (CfBackendCuda, 1);
   self->parent.klass = &cf_backend_cuda_class;
   self->parent.kind = CF_BACKEND_CUDA;
@@ -325,8 +458,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
   if (!check (cudaSetDevice (device_id), "cudaSetDevice", error) ||
       !check (cudaGetDeviceProperties (&prop, device_id),
           "cudaGetDeviceProperties", error) ||
-      !check (cudaStreamCreateWithFlags (&self->stream,
-              cudaStreamNonBlocking), "cudaStreamCreateWithFlags", error)) {
+      !ensure_slot (&self->slots[SYNC_SLOT], error)) {
     cudaSetDevice (previous);
     goto failed;
   }

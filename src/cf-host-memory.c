@@ -55,3 +55,24 @@ cf_host_free (gpointer data, gboolean pinned)
 #endif
   free (data);
 }
+
+gboolean
+cf_host_register (gpointer data, gsize size)
+{
+#ifdef HAVE_CUDA
+  if (cuda_usable () && cudaHostRegister (data, size,
+          cudaHostRegisterPortable) == cudaSuccess)
+    return TRUE;
+  cudaGetLastError ();
+#endif
+  return FALSE;
+}
+
+void
+cf_host_unregister (gpointer data)
+{
+#ifdef HAVE_CUDA
+  if (cudaHostUnregister (data) != cudaSuccess)
+    cudaGetLastError ();
+#endif
+}

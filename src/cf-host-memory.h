@@ -18,5 +18,11 @@ G_BEGIN_DECLS
 gpointer cf_host_alloc (gsize size, gboolean * pinned);
 void cf_host_free (gpointer data, gboolean pinned);
 
+/* Pins memory allocated elsewhere, so copies from it run at pinned speed;
+ * worth it only for memory that is reused (a pool's buffers).  Returns FALSE
+ * (and changes nothing) where pinning is not possible. */
+gboolean cf_host_register (gpointer data, gsize size);
+void cf_host_unregister (gpointer data);
+
 G_END_DECLS
 #endif /* CF_HOST_MEMORY_H */

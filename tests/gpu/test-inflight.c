@@ -1,0 +1,200 @@
+/* Frames in flight on the CUDA backend: many frames submitted before any is
+ * waited for must each come out as the CPU backend filters them alone, also
+ * when the filter changes between frames still in flight.
+ * Without a CUDA device every test is skipped with the reason. */
+#include <string.h>
+#include "cf-backend.h"
+
+static char *no_device_reason;
+
+typedef struct
+{
+  guint8 *in, *out, *expect;
+} Frame;
+
+static void
+fill_random (guint8 * p, gsize n, guint32 seed)
+{
+  GRand *r = g_rand_new_with_seed (seed);
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    p[i] = (guint8) g_rand_int (r);
+  g_rand_free (r);
+}
+
+static CfSpec *
+spec_for (int i)
+{
+  /* Alternate separable and dense filters, two dense ones back to back so
+   * dense weights change while earlier frames may still read theirs. */
+  static const char *kernels[] = { "1 2 1; 2 4 2; 1 2 1",
+    "0 -1 0; -1 5 -1; 0 -1 0", "1 0 -1; 2 0 -2; 1 0 -1; 0 3 0"
+  };
+  CfParams p;
+
+  cf_params_init (&p);
+  switch (i % 4) {
+    case 0:
+      p.sigma = 2.0;
+      break;
+    case 1:
+      p.filter = CF_FILTER_CUSTOM;
+      p.kernel = kernels[1];
+      break;
+    case 2:
+      p.filter = CF_FILTER_CUSTOM;
+      p.kernel = kernels[2];
+      p.border = CF_BORDER_CONSTANT;
+      p.border_value = 40;
+      break;
+    default:
+      p.filter = CF_FILTER_SOBEL;
+      p.border = CF_BORDER_WRAP;
+      break;
+  }
+  return cf_spec_new (&p, 1, NULL);
+}
+
+static void
+run_depth (guint depth, int width, int height, int samples, guint n_frames)
+{
+  CfBackend *cpu = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
+  CfBackend *gpu;
+  GError *err = NULL;
+  CfLayout layout;
+  gsize size = (gsize) width * height * samples;
+  Frame *frames = g_new0 (Frame, n_frames);
+  CfSpec **specs = g_new0 (CfSpec *, n_frames);
+  guint i, submitted = 0, done = 0;
+
+  gpu = cf_backend_new (CF_BACKEND_CUDA, -1, &err);
+  g_assert_no_error (err);
+  cf_backend_set_max_in_flight (gpu, depth);
+  g_assert_cmpuint (cf_backend_get_max_in_flight (gpu), ==, depth);
+  cf_layout_init_interleaved (&layout, width, height, samples, 1,
+      samples == 4 ? 0x7 : 0x1);
+
+  for (i = 0; i < n_frames; i++) {
+    CfFrame in = { {NULL}, {width * samples} }, ex = in;
+
+    frames[i].in = g_malloc (size);
+    frames[i].out = g_malloc0 (size);
+    frames[i].expect = g_malloc0 (size);
+    fill_random (frames[i].in, size, 17 + i);
+    specs[i] = spec_for (i);
+    in.data[0] = frames[i].in;
+    ex.data[0] = frames[i].expect;
+    g_assert_true (cf_backend_process (cpu, specs[i], &layout, &in, &ex,
+            NULL));
+  }
+
+  /* Keep `depth` frames in flight, completing the oldest as needed. */
+  while (done < n_frames) {
+    if (submitted < n_frames && cf_backend_in_flight (gpu) < depth) {
+      CfFrame in = { {frames[submitted].in}, {width * samples} };
+      CfFrame out = { {frames[submitted].out}, {width * samples} };
+
+      g_assert_true (cf_backend_submit (gpu, specs[submitted], &layout, &in,
+              &out, &err));
+      g_assert_no_error (err);
+      submitted++;
+      continue;
+    }
+    g_assert_true (cf_backend_wait (gpu, &err));
+    g_assert_no_error (err);
+    if (memcmp (frames[done].out, frames[done].expect, size) != 0)
+      g_error ("frame %u of %u (depth %u, %dx%dx%d) differs from the CPU "
+          "backend", done, n_frames, depth, width, height, samples);
+    done++;
+  }
+  {
+    CfBackendStats stats;
+
+    cf_backend_get_stats (gpu, &stats);
+    g_assert_cmpuint (stats.frames, ==, n_frames);
+    g_assert_cmpfloat (stats.last_kernel_us, >, 0.0);
+  }
+
+  for (i = 0; i < n_frames; i++) {
+    g_free (frames[i].in);
+    g_free (frames[i].out);
+    g_free (frames[i].expect);
+    cf_spec_free (specs[i]);
+  }
+  g_free (frames);
+  g_free (specs);
+  cf_backend_free (gpu);
+  cf_backend_free (cpu);
+}
+
+static void
+test_depths (void)
+{
+  static const guint depths[] = { 1, 2, 3, 5, 16 };
+  guint d;
+
+  if (no_device_reason) {
+    g_test_skip (no_device_reason);
+    return;
+  }
+  for (d = 0; d < G_N_ELEMENTS (depths); d++) {
+    run_depth (depths[d], 333, 211, 4, 24);
+    run_depth (depths[d], 64, 7, 1, 40);
+  }
+  run_depth (3, 1920, 1080, 4, 8);
+}
+
+static void
+test_free_with_frames_in_flight (void)
+{
+  CfBackend *gpu;
+  CfSpec *spec;
+  CfParams p;
+  CfLayout layout;
+  guint8 *in, *out;
+  int i;
+
+  if (no_device_reason) {
+    g_test_skip (no_device_reason);
+    return;
+  }
+  /* Freeing the backend completes pending frames before the buffers go. */
+  cf_params_init (&p);
+  spec = cf_spec_new (&p, 1, NULL);
+  gpu = cf_backend_new (CF_BACKEND_CUDA, -1, NULL);
+  cf_backend_set_max_in_flight (gpu, 4);
+  cf_layout_init_interleaved (&layout, 640, 480, 1, 1, 0x1);
+  in = g_malloc0 (640 * 480);
+  out = g_malloc (640 * 480 * 4);
+  for (i = 0; i < 4; i++) {
+    CfFrame fin = { {in}, {640} }, fout = { {out + i * 640 * 480}, {640} };
+
+    g_assert_true (cf_backend_submit (gpu, spec, &layout, &fin, &fout, NULL));
+  }
+  g_assert_cmpuint (cf_backend_in_flight (gpu), ==, 4);
+  cf_backend_free (gpu);
+  for (i = 0; i < 640 * 480 * 4; i++)
+    g_assert_cmpint (out[i], ==, 0);
+  g_free (in);
+  g_free (out);
+  cf_spec_free (spec);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (cf_cuda_device_count (&no_device_reason) > 0)
+    g_clear_pointer (&no_device_reason, g_free);
+  else {
+    char *why = g_strdup_printf ("no CUDA device: %s", no_device_reason);
+
+    g_free (no_device_reason);
+    no_device_reason = why;
+    g_print ("SKIP: %s\n", no_device_reason);
+  }
+  g_test_add_func ("/inflight/depths", test_depths);
+  g_test_add_func ("/inflight/free-pending", test_free_with_frames_in_flight);
+  return g_test_run ();
+}

@@ -1,0 +1,160 @@
+/* cudafilter reliability: nothing leaks over many pipeline lifetimes.
+ *
+ * Runs CYCLES pipelines (build, play to EOS, tear down) in one process under
+ * GStreamer's leaks tracer, cycling through formats, filters and frames in
+ * flight, then asks the tracer which objects created during the cycles are
+ * still alive: there must be none.  A warm-up cycle of every kind runs first
+ * so that process-wide singletons (allocators, types, caches) exist before
+ * tracking starts.  The tracer is enabled here (GST_TRACERS=leaks) unless
+ * the environment already names tracers; at exit gst_deinit () makes it log
+ * any object still alive, which tools/valgrind and the meson wrapper also
+ * check ("object-alive" lines).
+ *
+ * Usage: test-leaks [CYCLES] [BACKEND] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gst/gst.h>
+
+#include "cf-backend.h"
+
+static const char *const formats[] = { "RGBA", "I420", "GRAY16_LE", "NV12",
+  "BGRx", "Y444", "GBRA", "GRAY8"
+};
+
+static const char *const filters[] = { "gaussian sigma=1.2", "box",
+  "sobel", "sobel-x", "scharr", "laplacian kernel-size=3", "sharpen",
+  "custom kernel=\"0 -1 0; -1 5 -1; 0 -1 0\""
+};
+
+static gboolean
+run_cycle (guint i, const char *backend)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=%u ! "
+      "video/x-raw,format=%s,width=%u,height=%u ! cudafilter backend=%s "
+      "frames-in-flight=%u filter=%s ! fakesink sync=false",
+      2 + i % 4, formats[i % G_N_ELEMENTS (formats)], 16 + i % 13,
+      8 + i % 11, backend, 1 + i % 3, filters[(i / 3) %
+          G_N_ELEMENTS (filters)]);
+  GError *err = NULL;
+  GstElement *pipe = gst_parse_launch (desc, &err);
+  GstBus *bus;
+  GstMessage *msg;
+  gboolean ok;
+
+  if (pipe == NULL) {
+    fprintf (stderr, "cycle %u: cannot build '%s': %s\n", i, desc,
+        err ? err->message : "?");
+    g_clear_error (&err);
+    g_free (desc);
+    return FALSE;
+  }
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  ok = msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  if (!ok) {
+    gchar *dbg = NULL;
+
+    if (msg != NULL)
+      gst_message_parse_error (msg, &err, &dbg);
+    fprintf (stderr, "cycle %u (%s): %s\n", i, desc,
+        err ? err->message : "no EOS within 10 s");
+    g_clear_error (&err);
+    g_free (dbg);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_free (desc);
+  return ok;
+}
+
+static GstTracer *
+find_leaks_tracer (void)
+{
+  GList *tracers = gst_tracing_get_active_tracers (), *l;
+  GstTracer *found = NULL;
+
+  for (l = tracers; l != NULL; l = l->next)
+    if (found == NULL && g_strcmp0 (G_OBJECT_TYPE_NAME (l->data),
+            "GstLeaksTracer") == 0)
+      found = gst_object_ref (l->data);
+  g_list_free_full (tracers, gst_object_unref);
+  return found;
+}
+
+/* Prints the objects the tracer says were created since tracking started
+ * and are still alive; returns how many. */
+static guint
+report_alive (GstTracer * tracer)
+{
+  GstStructure *cp = NULL;
+  const GValue *list;
+  guint i, n;
+
+  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &cp);
+  if (cp == NULL) {
+    fprintf (stderr, "the leaks tracer gave no checkpoint\n");
+    return G_MAXUINT;
+  }
+  list = gst_structure_get_value (cp, "objects-created-list");
+  n = list ? gst_value_list_get_size (list) : 0;
+  for (i = 0; i < n; i++) {
+    gchar *s = gst_value_serialize (gst_value_list_get_value (list, i));
+
+    fprintf (stderr, "alive after the cycles: %s\n", s);
+    g_free (s);
+  }
+  gst_structure_free (cp);
+  return n;
+}
+
+int
+main (int argc, char **argv)
+{
+  guint cycles = argc > 1 ? (guint) atoi (argv[1]) : 1000, i, failed = 0;
+  const char *backend = argc > 2 ? argv[2] : "cpu";
+  GstTracer *tracer;
+  guint alive;
+
+  if (g_getenv ("GST_TRACERS") == NULL)
+    g_setenv ("GST_TRACERS", "leaks", TRUE);
+  gst_init (&argc, &argv);
+
+  if (strcmp (backend, "cuda") == 0 && cf_cuda_device_count (NULL) == 0) {
+    char *why = NULL;
+
+    cf_cuda_device_count (&why);
+    printf ("SKIP: backend=cuda leak cycles need a CUDA device (%s)\n", why);
+    g_free (why);
+    gst_deinit ();
+    return 0;
+  }
+
+  tracer = find_leaks_tracer ();
+  if (tracer == NULL) {
+    fprintf (stderr, "the leaks tracer is not active (GST_TRACERS=%s)\n",
+        g_getenv ("GST_TRACERS"));
+    return 1;
+  }
+
+  /* Warm-up: every format and filter once, before tracking. */
+  for (i = 0; i < 3 * G_N_ELEMENTS (formats) * G_N_ELEMENTS (filters); i++)
+    failed += !run_cycle (i, backend);
+
+  g_signal_emit_by_name (tracer, "activity-start-tracking");
+  for (i = 0; i < cycles; i++)
+    failed += !run_cycle (i, backend);
+  alive = report_alive (tracer);
+  g_signal_emit_by_name (tracer, "activity-stop-tracking");
+  gst_object_unref (tracer);
+
+  printf ("%u pipeline cycles (backend=%s): %u failed, %u objects leaked\n",
+      cycles, backend, failed, alive);
+  gst_deinit ();
+  return failed == 0 && alive == 0 ? 0 : 1;
+}
