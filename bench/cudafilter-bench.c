@@ -45,7 +45,7 @@ static GOptionEntry entries[] = {
   {"size", 'S', 0, G_OPTION_ARG_STRING, &opt_size,
       "Frame size WIDTHxHEIGHT (default 3840x2160)", "WxH"},
   {"format", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
-      "Comma-separated formats: rgba (alpha copied), gray8, gray16 "
+      "Comma-separated formats: rgba (alpha copied), gray8, gray16, i420 "
         "(default rgba)", "LIST"},
   {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
       "Timed iterations per measurement (default 100)", "N"},
@@ -168,13 +168,17 @@ typedef struct
 {
   const char *format;
   int samples, sample_bytes;
+  gboolean i420;                /* three planes, chroma halved both ways */
 } Format;
 
 static gboolean
 parse_format (const char *name, Format * f)
 {
   f->format = name;
-  if (g_ascii_strcasecmp (name, "rgba") == 0)
+  f->i420 = FALSE;
+  if (g_ascii_strcasecmp (name, "i420") == 0)
+    f->samples = 1, f->sample_bytes = 1, f->i420 = TRUE;
+  else if (g_ascii_strcasecmp (name, "rgba") == 0)
     f->samples = 4, f->sample_bytes = 1;
   else if (g_ascii_strcasecmp (name, "gray8") == 0)
     f->samples = 1, f->sample_bytes = 1;
@@ -197,6 +201,7 @@ run_case (int filter, const Format * fmt, int width, int height,
   CopyStep d2d, h2d, d2h;
   Timing tk, tc, tu, td;
   size_t row_bytes, pitch, frame_bytes, dev_bytes;
+  size_t plane_off[CF_MAX_PLANES], plane_pitch[CF_MAX_PLANES];
   unsigned char *d_in, *d_out, *h_pinned;
   int *d_dense = NULL;
   double moved, gbps;
@@ -216,12 +221,29 @@ run_case (int filter, const Format * fmt, int width, int height,
     return;
   }
 
-  cf_layout_init_interleaved (&layout, width, height, fmt->samples,
-      fmt->sample_bytes, fmt->samples == 4 ? 0x7 : 0x1);
-  row_bytes = layout.plane_row_bytes[0];
-  pitch = (row_bytes + PITCH_ALIGN - 1) & ~(size_t) (PITCH_ALIGN - 1);
-  frame_bytes = row_bytes * height;
-  dev_bytes = pitch * height;
+  if (fmt->i420) {
+    int cw = (width + 1) / 2, chh = (height + 1) / 2;
+
+    memset (&layout, 0, sizeof (layout));
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 1,
+        0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, cw, chh, 1, 0, 0);
+  } else {
+    cf_layout_init_interleaved (&layout, width, height, fmt->samples,
+        fmt->sample_bytes, fmt->samples == 4 ? 0x7 : 0x1);
+  }
+  /* Planes one after another in one buffer, each row padded to PITCH_ALIGN. */
+  frame_bytes = dev_bytes = 0;
+  for (int p = 0; p < layout.n_planes; p++) {
+    row_bytes = layout.plane_row_bytes[p];
+    pitch = (row_bytes + PITCH_ALIGN - 1) & ~(size_t) (PITCH_ALIGN - 1);
+    plane_off[p] = dev_bytes;
+    plane_pitch[p] = pitch;
+    frame_bytes += row_bytes * layout.plane_height[p];
+    dev_bytes += pitch * layout.plane_height[p];
+  }
 
   CHECK (cudaMalloc ((void **) &d_in, dev_bytes));
   CHECK (cudaMalloc ((void **) &d_out, dev_bytes));
@@ -243,9 +265,12 @@ run_case (int filter, const Format * fmt, int width, int height,
   CHECK (cudaStreamSynchronize (stream));
 
   memset (&ks, 0, sizeof (ks));
-  ks.frame.src[0] = d_in;
-  ks.frame.dst[0] = d_out;
-  ks.frame.src_stride[0] = ks.frame.dst_stride[0] = (long long) pitch;
+  for (int p = 0; p < layout.n_planes; p++) {
+    ks.frame.src[p] = d_in + plane_off[p];
+    ks.frame.dst[p] = d_out + plane_off[p];
+    ks.frame.src_stride[p] = ks.frame.dst_stride[p] =
+        (long long) plane_pitch[p];
+  }
   ks.frame.n_channels = layout.n_channels;
   memcpy (ks.frame.channels, layout.channels,
       sizeof (CfChannel) * layout.n_channels);
@@ -365,7 +390,7 @@ main (int argc, char **argv)
       Format fmt;
       if (!parse_format (g_strstrip (*fm), &fmt)) {
         fprintf (stderr, "cudafilter-bench: unknown format \"%s\" "
-            "(rgba, gray8, gray16)\n", *fm);
+            "(rgba, gray8, gray16, i420)\n", *fm);
         return 2;
       }
       run_case (filter, &fmt, width, height, border, stream);

@@ -20,7 +20,7 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
-#define AUTO_DEPTH 3
+#define AUTO_DEPTH 4
 
 typedef struct
 {

@@ -225,7 +225,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "and download of consecutive frames overlap. 1 = each frame leaves "
           "before the next enters (lowest latency, for live sources); more "
           "adds (n - 1) frames of latency and throughput. 0 = auto: 1 when "
-          "upstream is live, else 3. Changeable in READY and below",
+          "upstream is live, else 4. Changeable in READY and below",
           0, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));

@@ -14,6 +14,7 @@
 
 #include "cf-launch.h"
 #include "cf-arith.h"
+#include "cf-fast.h"
 
 namespace
 {
@@ -321,6 +322,11 @@ cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
   }
   if (max_w <= 0 || max_h <= 0)
     return cudaSuccess;
+
+  /* 8-bit frames in the common layouts have faster kernels. */
+  cudaError_t err = cf_fast_launch (frame, kp, sep, dense, stream);
+  if (err != cudaErrorNotSupported)
+    return err;
 
   args.frame = *frame;
   args.kp = *kp;

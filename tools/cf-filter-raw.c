@@ -6,7 +6,13 @@
  * trying a filter on a dump without building a pipeline.
  *
  * Exit status: 0 on success, 1 when the engine refuses the parameters or
- * fails, 2 for a command-line or file error. */
+ * fails, 2 for a command-line or file error.
+ *
+ * `cf-filter-raw --batch` reads one command line per line of stdin (the same
+ * options and files, shell quoting) and answers each with a line "0" or
+ * "STATUS MESSAGE" on stdout, reusing one backend: a CUDA context is created
+ * once, not once per image. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +55,31 @@ static const NameValue backend_names[] = {
   {NULL, 0}
 };
 
+/* In batch mode the first error of a command goes into its answer line. */
+static gboolean batch_mode = FALSE;
+static GString *batch_error = NULL;
+
+static void
+report (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static void
+report (const char *format, ...)
+{
+  va_list args;
+  char *msg;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (batch_mode) {
+    if (batch_error->len == 0)
+      g_string_append (batch_error, msg);
+  } else {
+    g_printerr ("cf-filter-raw: %s\n", msg);
+  }
+  g_free (msg);
+}
+
 static gboolean
 lookup (const NameValue * table, const char *option, const char *name,
     int *value)
@@ -65,8 +96,8 @@ lookup (const NameValue * table, const char *option, const char *name,
   accepted = g_string_new (NULL);
   for (i = 0; table[i].name; i++)
     g_string_append_printf (accepted, "%s%s", i ? ", " : "", table[i].name);
-  g_printerr ("cf-filter-raw: --%s: unknown value '%s' (accepted: %s)\n",
-      option, name, accepted->str);
+  report ("--%s: unknown value '%s' (accepted: %s)", option, name,
+      accepted->str);
   g_string_free (accepted, TRUE);
   return FALSE;
 }
@@ -74,13 +105,16 @@ lookup (const NameValue * table, const char *option, const char *name,
 static int
 fail_usage (GOptionContext * ctx, const char *message)
 {
-  g_printerr ("cf-filter-raw: %s\n", message);
+  report ("%s", message);
   g_option_context_free (ctx);
   return 2;
 }
 
-int
-main (int argc, char **argv)
+/* One backend of each kind, created on first use and kept. */
+static CfBackend *backends[2];
+
+static int
+run (int argc, char **argv)
 {
   CfParams params;
   int width = 0, height = 0, samples = 1, depth = 8;
@@ -142,8 +176,10 @@ main (int argc, char **argv)
 
     ctx = g_option_context_new ("IN.raw OUT.raw - filter a raw image");
     g_option_context_add_main_entries (ctx, entries, NULL);
+    if (batch_mode)
+      g_option_context_set_help_enabled (ctx, FALSE);
     if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-      g_printerr ("cf-filter-raw: %s\n", error->message);
+      report ("%s", error->message);
       g_clear_error (&error);
       g_option_context_free (ctx);
       return 2;
@@ -186,16 +222,16 @@ main (int argc, char **argv)
   }
 
   if (!g_file_get_contents (argv[1], &in_data, &length, &error)) {
-    g_printerr ("cf-filter-raw: %s\n", error->message);
+    report ("%s", error->message);
     g_clear_error (&error);
     g_option_context_free (ctx);
     return 2;
   }
   expected = (gsize) width * height * samples * sample_bytes;
   if (length != expected) {
-    g_printerr ("cf-filter-raw: %s holds %" G_GSIZE_FORMAT " bytes, expected "
-        "%" G_GSIZE_FORMAT " for %dx%d, %d samples of %d bits\n", argv[1],
-        length, expected, width, height, samples, depth);
+    report ("%s holds %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT
+        " for %dx%d, %d samples of %d bits", argv[1], length, expected, width,
+        height, samples, depth);
     g_free (in_data);
     g_option_context_free (ctx);
     return 2;
@@ -203,16 +239,18 @@ main (int argc, char **argv)
 
   spec = cf_spec_new (&params, sample_bytes, &error);
   if (!spec) {
-    g_printerr ("cf-filter-raw: %s\n", error->message);
+    report ("%s", error->message);
     g_clear_error (&error);
     g_free (in_data);
     g_option_context_free (ctx);
     return 1;
   }
 
-  backend = cf_backend_new (backend_kind, -1, &error);
+  if (!backends[backend_kind])
+    backends[backend_kind] = cf_backend_new (backend_kind, -1, &error);
+  backend = backends[backend_kind];
   if (!backend) {
-    g_printerr ("cf-filter-raw: %s\n", error->message);
+    report ("%s", error->message);
     g_clear_error (&error);
     cf_spec_free (spec);
     g_free (in_data);
@@ -232,18 +270,17 @@ main (int argc, char **argv)
 
   if (!cf_backend_process (backend, spec, &layout, &in_frame, &out_frame,
           &error)) {
-    g_printerr ("cf-filter-raw: %s\n", error->message);
+    report ("%s", error->message);
     g_clear_error (&error);
     status = 1;
   } else if (!g_file_set_contents (argv[2], (const gchar *) out_data,
           expected, &error)) {
-    g_printerr ("cf-filter-raw: %s\n", error->message);
+    report ("%s", error->message);
     g_clear_error (&error);
     status = 2;
   }
 
   g_free (out_data);
-  cf_backend_free (backend);
   cf_spec_free (spec);
   g_free (in_data);
   g_free (filter);
@@ -252,5 +289,74 @@ main (int argc, char **argv)
   g_free (mask);
   g_free (kernel);
   g_option_context_free (ctx);
+  return status;
+}
+
+static int
+run_batch (void)
+{
+  GIOChannel *in = g_io_channel_unix_new (0);
+  char *line = NULL;
+  gsize len;
+  int failures = 0;
+
+  batch_mode = TRUE;
+  batch_error = g_string_new (NULL);
+  while (g_io_channel_read_line (in, &line, &len, NULL, NULL) ==
+      G_IO_STATUS_NORMAL) {
+    GError *error = NULL;
+    char **args = NULL;
+    int n = 0, status;
+
+    g_strchomp (line);
+    g_string_truncate (batch_error, 0);
+    if (*line == '\0') {
+      g_free (line);
+      continue;
+    }
+    /* argv[0] first, as GOption expects. */
+    {
+      char *full = g_strconcat ("cf-filter-raw ", line, NULL);
+
+      if (!g_shell_parse_argv (full, &n, &args, &error)) {
+        report ("%s", error->message);
+        g_clear_error (&error);
+        status = 2;
+      } else {
+        /* GOption rearranges the array it is given: free a copy. */
+        char **copy = g_new (char *, n + 1);
+
+        memcpy (copy, args, sizeof (char *) * (n + 1));
+
+        status = run (n, copy);
+        g_free (copy);
+        g_strfreev (args);
+      }
+      g_free (full);
+    }
+    if (status == 0)
+      g_print ("0\n");
+    else
+      g_print ("%d %s\n", status, batch_error->str);
+    fflush (stdout);
+    failures += status != 0;
+    g_free (line);
+  }
+  g_io_channel_unref (in);
+  g_string_free (batch_error, TRUE);
+  return failures ? 1 : 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  if (argc == 2 && strcmp (argv[1], "--batch") == 0)
+    status = run_batch ();
+  else
+    status = run (argc, argv);
+  g_clear_pointer (&backends[0], cf_backend_free);
+  g_clear_pointer (&backends[1], cf_backend_free);
   return status;
 }

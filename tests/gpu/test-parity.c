@@ -2,10 +2,16 @@
  * for every filter, border, size and layout, must leave the bytes between
  * rows alone, and must get a few hand-worked results right on its own.
  * Without a CUDA device every test is skipped with the reason. */
+#include "config.h"
+
 #include <string.h>
 #include <glib.h>
 
 #include "cf-backend.h"
+#ifdef HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "cf-launch.h"
+#endif
 
 static char *no_device_reason;
 
@@ -293,6 +299,8 @@ typedef struct
 
 static const Size sizes[] = {
   {1, 1}, {1, 7}, {7, 1}, {3, 3}, {17, 13}, {64, 48}, {333, 211},
+  /* just past the fast kernels' tiles (64 or 128 wide, 32 high) */
+  {130, 33},
 };
 
 static const char *border_names[] = {
@@ -500,6 +508,126 @@ test_hand_values (void)
   test_frame_clear (&f);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Device buffers at odd addresses and strides: the fast kernels must see
+ * that 32-bit access is impossible and fall back, or not need it, and give
+ * the CPU backend's bytes either way. */
+
+#ifdef HAVE_CUDA
+static void
+launch_unaligned (const FilterCase * fc, LayoutId li, int w, int h,
+    int src_shift, int src_pad, int dst_shift, int dst_pad, GRand * rand)
+{
+  CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, 1);
+  CfLayout layout;
+  CfFrame in, out;
+  CfDeviceFrame df;
+  GError *error = NULL;
+  unsigned char *d_in, *d_out, *h_in, *h_out, *h_gpu;
+  int *d_dense = NULL;
+  int row, ss, ds;
+  char *what;
+
+  make_layout (&layout, li, w, h);
+  g_assert_cmpint (layout.n_planes, ==, 1);
+  row = layout.plane_row_bytes[0];
+  ss = row + src_pad;
+  ds = row + dst_pad;
+  h_in = g_malloc ((gsize) ss * h);
+  h_out = g_malloc ((gsize) ds * h);
+  h_gpu = g_malloc ((gsize) ds * h);
+  for (gsize i = 0; i < (gsize) ss * h; i++)
+    h_in[i] = (guint8) g_rand_int (rand);
+  memset (h_out, CANARY, (gsize) ds * h);
+  memset (h_gpu, CANARY, (gsize) ds * h);
+
+  memset (&in, 0, sizeof (in));
+  memset (&out, 0, sizeof (out));
+  in.data[0] = h_in;
+  in.stride[0] = ss;
+  out.data[0] = h_out;
+  out.stride[0] = ds;
+  g_assert_true (cf_backend_process (cpu, spec, &layout, &in, &out, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (cudaMalloc ((void **) &d_in, (gsize) ss * h + 16), ==, 0);
+  g_assert_cmpint (cudaMalloc ((void **) &d_out, (gsize) ds * h + 16), ==, 0);
+  g_assert_cmpint (cudaMemcpy (d_in + src_shift, h_in, (gsize) ss * h,
+          cudaMemcpyHostToDevice), ==, 0);
+  g_assert_cmpint (cudaMemcpy (d_out + dst_shift, h_gpu, (gsize) ds * h,
+          cudaMemcpyHostToDevice), ==, 0);
+  if (!spec->kp.separable) {
+    gsize bytes = (gsize) spec->kp.kw * spec->kp.kh * sizeof (int);
+    g_assert_cmpint (cudaMalloc ((void **) &d_dense, bytes), ==, 0);
+    g_assert_cmpint (cudaMemcpy (d_dense, spec->dense, bytes,
+            cudaMemcpyHostToDevice), ==, 0);
+  }
+  memset (&df, 0, sizeof (df));
+  df.src[0] = d_in + src_shift;
+  df.dst[0] = d_out + dst_shift;
+  df.src_stride[0] = ss;
+  df.dst_stride[0] = ds;
+  df.n_channels = layout.n_channels;
+  memcpy (df.channels, layout.channels, sizeof (CfChannel) * df.n_channels);
+  g_assert_cmpint (cf_launch_filter (&df, &spec->kp, &spec->sep, d_dense,
+          0), ==, 0);
+  g_assert_cmpint (cudaDeviceSynchronize (), ==, 0);
+  g_assert_cmpint (cudaMemcpy (h_gpu, d_out + dst_shift, (gsize) ds * h,
+          cudaMemcpyDeviceToHost), ==, 0);
+
+  what = g_strdup_printf ("%s %s %dx%d src +%d/%d dst +%d/%d", fc->name,
+      layout_names[li], w, h, src_shift, ss, dst_shift, ds);
+  for (int y = 0; y < h; y++) {
+    for (int x = 0; x < ds; x++) {
+      guint8 c = h_out[y * ds + x], g = h_gpu[y * ds + x];
+      if (c != g)
+        g_error ("%s: row %d byte %d: cpu %d, cuda %d", what, y, x, c, g);
+    }
+  }
+  g_free (what);
+  cudaFree (d_dense);
+  cudaFree (d_out);
+  cudaFree (d_in);
+  g_free (h_gpu);
+  g_free (h_out);
+  g_free (h_in);
+  cf_spec_free (spec);
+}
+#endif
+
+static void
+test_unaligned (void)
+{
+  if (!need_device ())
+    return;
+#ifdef HAVE_CUDA
+  {
+    static const char *names[] = { "gaussian-s1", "box-7", "sobel-3",
+      "laplacian-1", "custom-5x5"
+    };
+    GRand *rand = g_rand_new_with_seed (0x0dd);
+
+    for (guint c = 0; c < G_N_ELEMENTS (names); c++) {
+      const FilterCase *fc = NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+        if (strcmp (filter_cases[i].name, names[c]) == 0)
+          fc = &filter_cases[i];
+      g_assert_nonnull (fc);
+      for (LayoutId li = LAYOUT_GRAY8; li <= LAYOUT_RGBA8; li++) {
+        if (li == LAYOUT_GRAY16)
+          continue;
+        /* aligned, then odd addresses, then odd strides */
+        launch_unaligned (fc, li, 131, 45, 0, 0, 0, 0, rand);
+        launch_unaligned (fc, li, 131, 45, 1, 0, 3, 0, rand);
+        launch_unaligned (fc, li, 131, 45, 0, 5, 0, 7, rand);
+        launch_unaligned (fc, li, 1, 1, 2, 1, 1, 3, rand);
+      }
+    }
+    g_rand_free (rand);
+  }
+#endif
+}
+
 static void
 test_device_errors (void)
 {
@@ -550,6 +678,7 @@ main (int argc, char **argv)
     g_free (path);
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
+  g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
   g_test_add_func ("/gpu/hand-values", test_hand_values);
   g_test_add_func ("/gpu/device-errors", test_device_errors);
 

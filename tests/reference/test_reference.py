@@ -15,6 +15,7 @@ The tool defaults to $CF_FILTER_RAW.  Exits non-zero on any failure.
 import argparse
 import math
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -468,8 +469,8 @@ class Result:
                  "how", "detail")
 
 
-def cli_args(tool, filt, p, border, bv, w, h, depth, samples, mask, backend):
-    args = [tool, "--width=%d" % w, "--height=%d" % h,
+def cli_args(filt, p, border, bv, w, h, depth, samples, mask, backend):
+    args = ["--width=%d" % w, "--height=%d" % h,
             "--samples=%d" % samples, "--depth=%d" % depth,
             "--filter=%s" % filt, "--border=%s" % border,
             "--border-value=%d" % bv, "--backend=%s" % backend]
@@ -480,7 +481,44 @@ def cli_args(tool, filt, p, border, bv, w, h, depth, samples, mask, backend):
     return args
 
 
-def run_case(ctx, job):
+def case_paths(ctx, job):
+    base = os.path.join(ctx.tmp, "c%d" % job[-1])
+    return base + ".in", base + ".out"
+
+
+def prepare_case(ctx, job):
+    """Writes the case's input file; returns its cf-filter-raw arguments."""
+    (label, filt, p, fmt, border, bv, (w, h), image, seed) = job
+    fname, depth, samples, mask = fmt
+    src = make_image(image, w, h, depth, samples, seed)
+    path_in, path_out = case_paths(ctx, job)
+    with open(path_in, "wb") as f:
+        f.write(src.tobytes())
+    return cli_args(filt, p, border, bv, w, h, depth, samples, mask,
+                    ctx.backend) + [path_in, path_out]
+
+
+def run_batch(tool, arg_lists):
+    """Runs cases through one `cf-filter-raw --batch` process (one backend,
+    so one CUDA context); returns (status, message) per case."""
+    script = "".join(" ".join(shlex.quote(a) for a in args) + "\n"
+                     for args in arg_lists)
+    proc = subprocess.run([tool, "--batch"], input=script,
+                          capture_output=True, text=True)
+    answers = proc.stdout.splitlines()
+    if len(answers) != len(arg_lists):
+        why = "cf-filter-raw --batch exited %d after %d of %d cases: %s" % (
+            proc.returncode, len(answers), len(arg_lists),
+            proc.stderr.strip()[-2000:])
+        answers += ["-1 " + why] * (len(arg_lists) - len(answers))
+    out = []
+    for line in answers:
+        status, _, msg = line.partition(" ")
+        out.append((int(status), msg))
+    return out
+
+
+def check_case(ctx, job, args, answer):
     (label, filt, p, fmt, border, bv, (w, h), image, seed) = job
     fname, depth, samples, mask = fmt
     src = make_image(image, w, h, depth, samples, seed)
@@ -488,21 +526,17 @@ def run_case(ctx, job):
     res.group = (label, fname)
     res.border = border if border != "constant" else "constant=%d" % bv
     res.detail = None
-    base = os.path.join(ctx.tmp, "c%d" % seed)
-    args = cli_args(ctx.tool, filt, p, border, bv, w, h, depth, samples, mask,
-                    ctx.backend) + [base + ".in", base + ".out"]
-    with open(base + ".in", "wb") as f:
-        f.write(src.tobytes())
-    proc = subprocess.run(args, capture_output=True, text=True)
-    cmd = " ".join("'%s'" % a if " " in a or ";" in a else a for a in args)
-    if proc.returncode != 0:
+    path_in, path_out = case_paths(ctx, job)
+    cmd = " ".join(shlex.quote(a) for a in [ctx.tool] + args)
+    status, message = answer
+    if status != 0:
         res.ok, res.maxdiff, res.exact, res.total, res.how = (False, -1, 0, 0,
                                                              "-")
         res.detail = "%s %dx%d %s: exit %d: %s\n  %s" % (
-            image, w, h, res.border, proc.returncode, proc.stderr.strip(), cmd)
+            image, w, h, res.border, status, message, cmd)
         return res
     dtype = np.uint8 if depth == 8 else np.uint16
-    out = np.fromfile(base + ".out", dtype=dtype).reshape(src.shape)
+    out = np.fromfile(path_out, dtype=dtype).reshape(src.shape)
 
     filtered = src if mask is None else src[..., :3]
     ref, how = reference(filt, filtered, depth, p, border, bv)
@@ -529,8 +563,8 @@ def run_case(ctx, job):
                                                 "; ".join(problems), cmd)
     else:
         # Failing cases keep their files for --keep to reproduce.
-        os.unlink(base + ".in")
-        os.unlink(base + ".out")
+        os.unlink(path_in)
+        os.unlink(path_out)
     return res
 
 
@@ -671,9 +705,24 @@ def main():
     ctx = Ctx()
     ctx.tool, ctx.backend = args.tool, args.backend
     ctx.tmp = tempfile.mkdtemp(prefix="cf-ref-")
+    workers = max(2, os.cpu_count() or 2)
+    # A few batch processes in parallel; fewer for CUDA, where each holds a
+    # context on the one device.
+    n_batches = workers if args.backend == "cpu" else min(4, workers)
     try:
-        with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as ex:
-            results = list(ex.map(lambda j: run_case(ctx, j), jobs))
+        with ThreadPoolExecutor(max_workers=workers) as ex:
+            arg_lists = list(ex.map(lambda j: prepare_case(ctx, j), jobs))
+            chunks = [list(range(i, len(jobs), n_batches))
+                      for i in range(n_batches)]
+            answers = [None] * len(jobs)
+            for chunk, got in zip(chunks, ex.map(
+                    lambda c: run_batch(ctx.tool, [arg_lists[i] for i in c]),
+                    chunks)):
+                for i, a in zip(chunk, got):
+                    answers[i] = a
+            results = list(ex.map(
+                lambda i: check_case(ctx, jobs[i], arg_lists[i], answers[i]),
+                range(len(jobs))))
     finally:
         if not args.keep:
             shutil.rmtree(ctx.tmp, ignore_errors=True)

@@ -2,8 +2,8 @@
  *
  * Runs CYCLES pipelines (build, play to EOS, tear down) in one process under
  * GStreamer's leaks tracer, cycling through formats, filters and frames in
- * flight, then asks the tracer which objects created during the cycles are
- * still alive: there must be none.  A warm-up cycle of every kind runs first
+ * flight, then compares the tracer's count of live objects per type with the
+ * count before the cycles: there must be no more.  A warm-up cycle of every kind runs first
  * so that process-wide singletons (allocators, types, caches) exist before
  * tracking starts.  The tracer is enabled here (GST_TRACERS=leaks) unless
  * the environment already names tracers; at exit gst_deinit () makes it log
@@ -87,30 +87,62 @@ find_leaks_tracer (void)
   return found;
 }
 
-/* Prints the objects the tracer says were created since tracking started
- * and are still alive; returns how many. */
-static guint
-report_alive (GstTracer * tracer)
+/* Live objects per type name, as the tracer counts them. */
+static GHashTable *
+live_counts (GstTracer * tracer)
 {
-  GstStructure *cp = NULL;
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal,
+      g_free, NULL);
+  GstStructure *live = NULL;
   const GValue *list;
   guint i, n;
 
-  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &cp);
-  if (cp == NULL) {
-    fprintf (stderr, "the leaks tracer gave no checkpoint\n");
-    return G_MAXUINT;
-  }
-  list = gst_structure_get_value (cp, "objects-created-list");
+  g_signal_emit_by_name (tracer, "get-live-objects", &live);
+  list = live ? gst_structure_get_value (live, "live-objects-list") : NULL;
   n = list ? gst_value_list_get_size (list) : 0;
   for (i = 0; i < n; i++) {
-    gchar *s = gst_value_serialize (gst_value_list_get_value (list, i));
+    const GstStructure *o =
+        gst_value_get_structure (gst_value_list_get_value (list, i));
+    const GValue *obj = gst_structure_get_value (o, "object");
+    const gchar *type = "(unknown)";
+    gpointer old;
 
-    fprintf (stderr, "alive after the cycles: %s\n", s);
-    g_free (s);
+    /* Each entry holds the live object itself. */
+    if (obj && G_VALUE_HOLDS_OBJECT (obj) && g_value_get_object (obj))
+      type = G_OBJECT_TYPE_NAME (g_value_get_object (obj));
+    else if (obj && G_VALUE_HOLDS_BOXED (obj) && g_value_get_boxed (obj))
+      type = g_type_name (GST_MINI_OBJECT_TYPE (g_value_get_boxed (obj)));
+    old = g_hash_table_lookup (counts, type);
+
+    g_hash_table_insert (counts, g_strdup (type),
+        GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
   }
-  gst_structure_free (cp);
-  return n;
+  if (live)
+    gst_structure_free (live);
+  return counts;
+}
+
+/* Objects alive now beyond those alive at `before`, per type; prints them
+ * and returns how many. */
+static guint
+report_leaks (GHashTable * before, GHashTable * after, gboolean print)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  guint leaked = 0;
+
+  g_hash_table_iter_init (&it, after);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    guint was = GPOINTER_TO_UINT (g_hash_table_lookup (before, key));
+    guint now = GPOINTER_TO_UINT (value);
+
+    if (now > was && print)
+      fprintf (stderr, "leaked: %u more %s alive after the cycles\n",
+          now - was, (const char *) key);
+    if (now > was)
+      leaked += now - was;
+  }
+  return leaked;
 }
 
 int
@@ -119,6 +151,7 @@ main (int argc, char **argv)
   guint cycles = argc > 1 ? (guint) atoi (argv[1]) : 1000, i, failed = 0;
   const char *backend = argc > 2 ? argv[2] : "cpu";
   GstTracer *tracer;
+  GHashTable *before, *after;
   guint alive;
 
   if (g_getenv ("GST_TRACERS") == NULL)
@@ -146,11 +179,20 @@ main (int argc, char **argv)
   for (i = 0; i < 3 * G_N_ELEMENTS (formats) * G_N_ELEMENTS (filters); i++)
     failed += !run_cycle (i, backend);
 
-  g_signal_emit_by_name (tracer, "activity-start-tracking");
+  before = live_counts (tracer);
   for (i = 0; i < cycles; i++)
     failed += !run_cycle (i, backend);
-  alive = report_alive (tracer);
-  g_signal_emit_by_name (tracer, "activity-stop-tracking");
+  /* A task's thread drops its last reference just after the join that
+   * state NULL waits for: give stragglers a moment before counting. */
+  for (i = 0; i < 20; i++) {
+    after = live_counts (tracer);
+    alive = report_leaks (before, after, i == 19);
+    g_hash_table_unref (after);
+    if (alive == 0)
+      break;
+    g_usleep (50000);
+  }
+  g_hash_table_unref (before);
   gst_object_unref (tracer);
 
   printf ("%u pipeline cycles (backend=%s): %u failed, %u objects leaked\n",

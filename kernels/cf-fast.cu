@@ -1,0 +1,716 @@
+/* cudafilter: fast paths for 8-bit frames.
+ *
+ * Two layouts: four 8-bit samples per 32-bit pixel (RGBA and its orders, one
+ * thread filters every channel of a pixel and writes the pixel, copied and
+ * filled lanes included, in one store) and single-sample planes (GRAY8, the
+ * planes of I420; one launch runs every plane, grid z picks it).
+ *
+ * Separable specs run both passes in one block: the tile and its apron as
+ * raw 32-bit words in shared memory (each sample converted to a number once
+ * per use in registers), a horizontal pass where each thread computes N
+ * neighbouring outputs from one register window, a shared buffer of
+ * horizontal sums, and a vertical pass where each thread slides a register
+ * window down M rows.  Taps are compile-time (K, padded with zero taps), so
+ * the windows stay in registers and weights are constant-bank operands.
+ *
+ * Exactness: sums run in fp32 FMA only when the host has shown that every
+ * product and partial sum is an integer below 2^24, where fp32 is exact and
+ * the order of additions cannot matter; otherwise in int32, which the spec's
+ * !wide_acc bounds.  Either way the output is the CPU backend's. */
+
+#include <stdint.h>
+#include <type_traits>
+#include <cuda_runtime.h>
+
+#include "cf-fast.h"
+#include "cf-arith.h"
+
+namespace
+{
+
+constexpr int THREADS = 256;
+constexpr int TH = 32;          /* tile rows */
+constexpr int JOBS = CF_MAX_CHANNELS;
+
+struct FastArgs
+{
+  const unsigned char *src[JOBS];
+  unsigned char *dst[JOBS];
+  long long ss[JOBS], ds[JOBS];
+  int width[JOBS], height[JOBS];
+  int lane[4];                  /* 4 samples a pixel: byte of each filtered one */
+  unsigned keep;                /* bytes copied from the source pixel */
+  unsigned fill;                /* constant bytes */
+  /* separable taps padded to K: [kernel][0 row, 1 column][tap] */
+  float fw[2][2][CF_MAX_TAPS + 1];
+  int iw[2][2][CF_MAX_TAPS + 1];
+  const int *dense;             /* device, kh x kw */
+  int kw, kh, ax, ay;
+  int op, shift, bias, gain, maxval, border, border_value;
+  float scale, offset, amount;
+};
+
+/* Word index w of a row, spread so the strided accesses of the horizontal
+ * pass fall in distinct banks. */
+__host__ __device__ constexpr int
+sw (int w)
+{
+  return w + (w >> 5);
+}
+
+/* n rounded up to a value congruent to m mod 32 (bank offset between the
+ * two rows one warp touches). */
+__host__ __device__ constexpr int
+pad_to (int n, int m)
+{
+  return n + (((m - n) % 32) + 32) % 32;
+}
+
+template < int CH > struct Geo
+{
+  static constexpr int TW = CH == 4 ? 64 : 128; /* tile width, pixels */
+  static constexpr int N = CH == 4 ? 4 : 8;     /* horizontal outputs per thread */
+  static constexpr int NV = THREADS / TW;       /* vertical thread groups */
+  static constexpr int M = TH / NV;     /* vertical outputs per thread */
+};
+
+/* Shared memory of a block, in 32-bit words: row and column maps, the raw
+ * tile, then (separable) the horizontal sums. */
+template < int CH, int K, int NSUM, bool SWZ > struct Smem
+{
+  static constexpr int TW = Geo < CH >::TW;
+  static constexpr int RW = TW + K - 1; /* raw pixels a row */
+  static constexpr int RH = TH + K - 1; /* raw rows */
+  static constexpr int NW = CH == 4 ? RW : (RW + 3) / 4;
+  static constexpr int RS = SWZ ? pad_to (sw (NW - 1) + 1, CH == 4 ? 2 : 1) :
+      NW;
+  static constexpr int HS = pad_to (sw (TW - 1) + 1, CH == 4 ? 2 : 4);
+  static constexpr int X_OFF = 2 * RH;
+  static constexpr int RAW_OFF = (X_OFF + RW + 3) & ~3;
+  static constexpr int H_OFF = RAW_OFF + RS * RH;
+  static constexpr int WORDS = H_OFF + NSUM * RH * HS;
+  static constexpr size_t BYTES = (size_t) WORDS * 4;
+};
+
+/* Byte l of w as a number: for float, the byte becomes the mantissa of
+ * 2^23 + byte, an integer add and an exact subtract instead of a slow
+ * conversion. */
+template < typename A > __device__ __forceinline__ A byte_of (unsigned w,
+    int l);
+template <> __device__ __forceinline__ float
+byte_of < float > (unsigned w, int l)
+{
+  return __uint_as_float (__byte_perm (w, 0x4B000000u, 0x7540u | l)) -
+      8388608.0f;
+}
+
+template <> __device__ __forceinline__ int
+byte_of < int > (unsigned w, int l)
+{
+  return (int) __byte_perm (w, 0u, 0x4440u | l);
+}
+
+__device__ __forceinline__ float
+madd (float w, float v, float s)
+{
+  return __fmaf_rn (w, v, s);
+}
+
+__device__ __forceinline__ int
+madd (int w, int v, int s)
+{
+  return s + w * v;
+}
+
+template < typename A > __device__ __forceinline__ A tap (const FastArgs & a,
+    int k, int d, int i);
+template <> __device__ __forceinline__ float
+tap < float > (const FastArgs & a, int k, int d, int i)
+{
+  return a.fw[k][d][i];
+}
+
+template <> __device__ __forceinline__ int
+tap < int > (const FastArgs & a, int k, int d, int i)
+{
+  return a.iw[k][d][i];
+}
+
+/* Both are exact: a float sum here is an integer below 2^24, and
+ * int -> float rounds as cf-arith's long long -> float does. */
+__device__ __forceinline__ int
+to_int (float v)
+{
+  return __float2int_rn (v);
+}
+
+__device__ __forceinline__ int
+to_int (int v)
+{
+  return v;
+}
+
+__device__ __forceinline__ float
+to_float (float v)
+{
+  return v;
+}
+
+__device__ __forceinline__ float
+to_float (int v)
+{
+  return __int2float_rn (v);
+}
+
+/* cf_post with the sums given as exact numbers (see cf-arith.h, which this
+ * follows step by step; the sums fit int32 as the spec is !wide_acc). */
+__device__ __forceinline__ int
+post_linear (const FastArgs & a, int acc)
+{
+  return cf_clamp_int ((acc * a.gain + a.bias) >> a.shift, a.maxval);
+}
+
+template < typename A > __device__ __forceinline__ int
+post (const FastArgs & a, A acc0, A acc1, int centre)
+{
+  switch (a.op) {
+    case CF_OP_ABS:{
+      float v = rintf (CF_FMA (to_float (acc0), a.scale, a.offset));
+      if (a.maxval == 255) {
+        if (v > 32767.0f)
+          v = 32767.0f;
+        if (v < -32768.0f)
+          v = -32768.0f;
+      }
+      return cf_saturate_float (fabsf (v), a.maxval);
+    }
+    case CF_OP_MAGNITUDE:{
+      float fx = to_float (acc0), fy = to_float (acc1);
+      float m = CF_SQRT (CF_FMA (fx, fx, CF_MUL (fy, fy)));
+      return cf_saturate_float (rintf (CF_FMA (m, a.scale, a.offset)),
+          a.maxval);
+    }
+    case CF_OP_SHARPEN:
+      return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
+          a.amount, a.maxval);
+    case CF_OP_LINEAR:
+    default:
+      return post_linear (a, to_int (acc0));
+  }
+}
+
+/* The tile of pixels [x0 - R, x0 + TW + R) x [y0 - R, y0 + TH + R) as raw
+ * words, borders mapped once per row and column. */
+template < int CH, int K, class S, bool SWZ > __device__ __forceinline__ void
+load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
+{
+  constexpr int R = K / 2;
+  long long *ymap = (long long *) smem;
+  int *xmap = (int *) (smem + S::X_OFF);
+  unsigned *raw = smem + S::RAW_OFF;
+  const int tid = threadIdx.x;
+  const int W = a.width[job], H = a.height[job];
+  const unsigned char *src = a.src[job];
+  const long long ss = a.ss[job];
+
+  for (int t = tid; t < S::RH; t += THREADS) {
+    const int Y = cf_border_index (y0 - R + t, H, a.border);
+    ymap[t] = Y < 0 ? -1 : Y * ss;
+  }
+  for (int t = tid; t < S::RW; t += THREADS) {
+    const int X = cf_border_index (x0 - R + t, W, a.border);
+    xmap[t] = X < 0 ? -1 : X * CH;
+  }
+  __syncthreads ();
+  /* Every load of a thread issued before any store, so the loads of a
+   * block overlap instead of waiting for each other. */
+  constexpr int TOTAL = S::RW * S::RH;
+  constexpr int IT = (TOTAL + THREADS - 1) / THREADS;
+  unsigned v[IT];
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    const int t = tid + k * THREADS;
+    if (t < TOTAL) {
+      const int r = t / S::RW, c = t - r * S::RW;
+      const long long yo = ymap[r];
+      const int xo = xmap[c];
+      if (CH == 4)
+        v[k] = (yo < 0 || xo < 0) ? (unsigned) a.border_value * 0x01010101u :
+            __ldg ((const unsigned *) (src + yo + xo));
+      else
+        v[k] = (yo < 0 || xo < 0) ? (unsigned) a.border_value :
+            __ldg (src + yo + xo);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < IT; k++) {
+    const int t = tid + k * THREADS;
+    if (t < TOTAL) {
+      const int r = t / S::RW, c = t - r * S::RW;
+      if (CH == 4) {
+        raw[r * S::RS + (SWZ ? sw (c) : c)] = v[k];
+      } else {
+        const int w = c >> 2;
+        ((unsigned char *) raw)[(r * S::RS + (SWZ ? sw (w) : w)) * 4 +
+            (c & 3)] = (unsigned char) v[k];
+      }
+    }
+  }
+  __syncthreads ();
+}
+
+/* Writes the outputs of rows [r0, r0 + M) of column c (tile coordinates):
+ * acc[k][f][n] are the sums; the raw tile gives the centre samples. */
+template < int CH, int NF, int K, int NK, int M, class S, bool SWZ,
+    typename A > __device__ __forceinline__ void
+store_column (const FastArgs & a, const unsigned *raw, int job, int x0,
+    int y0, int c, int r0, A (&acc)[NK][NF][M])
+{
+  constexpr int R = K / 2;
+  const int x = x0 + c;
+
+  if (x >= a.width[job])
+    return;
+  unsigned char *dst = a.dst[job] + (long long) x * CH;
+  const long long ds = a.ds[job];
+#pragma unroll
+  for (int n = 0; n < M; n++) {
+    const int y = y0 + r0 + n;
+    if (y >= a.height[job])
+      break;
+    if (CH == 4) {
+      const int cc = c + R;
+      const unsigned cw = raw[(r0 + n + R) * S::RS + (SWZ ? sw (cc) : cc)];
+      unsigned out = (cw & a.keep) | a.fill;
+#pragma unroll
+      for (int f = 0; f < NF; f++) {
+        const int sh = 8 * a.lane[f];
+        const int o = post < A > (a, acc[0][f][n], acc[NK - 1][f][n],
+            (cw >> sh) & 0xFF);
+        out |= (unsigned) o << sh;
+      }
+      *(unsigned *) (dst + y * ds) = out;
+    } else {
+      const int cc = c + R, w = cc >> 2;
+      const unsigned char *rb = (const unsigned char *) raw;
+      const int cen = rb[((r0 + n + R) * S::RS + (SWZ ? sw (w) : w)) * 4 +
+          (cc & 3)];
+      dst[y * ds] = (unsigned char) post < A > (a, acc[0][0][n],
+          acc[NK - 1][0][n], cen);
+    }
+  }
+}
+
+template < int CH, int NF, int K, int NK, typename A >
+__global__ void __launch_bounds__ (THREADS)
+sep_kernel (const __grid_constant__ FastArgs a)
+{
+  using G = Geo < CH >;
+  using S = Smem < CH, K, NK * NF, true >;
+  constexpr int N = G::N, M = G::M, TW = G::TW;
+  constexpr int GR = TW / N;    /* thread groups a row, horizontal pass */
+  constexpr int RPS = THREADS / GR;     /* rows a step */
+  extern __shared__ __align__ (16) unsigned smem[];
+  unsigned *raw = smem + S::RAW_OFF;
+  A *hs = (A *) (smem + S::H_OFF);
+  const int job = blockIdx.z;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
+  if (x0 >= a.width[job] || y0 >= a.height[job])
+    return;
+  load_tile < CH, K, S, true > (smem, a, job, x0, y0);
+
+  /* Horizontal: N outputs of one row from N + K - 1 samples in registers. */
+  {
+    const int g = threadIdx.x % GR;
+    for (int r = threadIdx.x / GR; r < S::RH; r += RPS) {
+      const unsigned *rp = raw + r * S::RS;
+      A v[NF][N + K - 1];
+      if (CH == 4) {
+#pragma unroll
+        for (int i = 0; i < N + K - 1; i++) {
+          const unsigned w = rp[sw (g * N + i)];
+#pragma unroll
+          for (int f = 0; f < NF; f++)
+            v[f][i] = byte_of < A > (w, a.lane[f]);
+        }
+      } else {
+        constexpr int NWR = (N + K - 2) / 4 + 1;
+        unsigned w[NWR];
+#pragma unroll
+        for (int i = 0; i < NWR; i++)
+          w[i] = rp[sw (g * (N / 4) + i)];
+#pragma unroll
+        for (int i = 0; i < N + K - 1; i++)
+          v[0][i] = byte_of < A > (w[i >> 2], i & 3);
+      }
+#pragma unroll
+      for (int k = 0; k < NK; k++) {
+#pragma unroll
+        for (int f = 0; f < NF; f++) {
+          A *hp = hs + ((k * NF + f) * S::RH + r) * S::HS;
+#pragma unroll
+          for (int n = 0; n < N; n++) {
+            A s = 0;
+#pragma unroll
+            for (int i = 0; i < K; i++)
+              s = madd (tap < A > (a, k, 0, i), v[f][n + i], s);
+            hp[sw (g * N + n)] = s;
+          }
+        }
+      }
+    }
+  }
+  __syncthreads ();
+
+  /* Vertical: M outputs down one column from M + K - 1 sums. */
+  const int c = threadIdx.x % TW;
+  const int r0 = (threadIdx.x / TW) * M;
+  A acc[NK][NF][M];
+#pragma unroll
+  for (int k = 0; k < NK; k++) {
+#pragma unroll
+    for (int f = 0; f < NF; f++) {
+      const A *hp = hs + ((k * NF + f) * S::RH + r0) * S::HS + sw (c);
+      A v[M + K - 1];
+#pragma unroll
+      for (int i = 0; i < M + K - 1; i++)
+        v[i] = hp[i * S::HS];
+#pragma unroll
+      for (int n = 0; n < M; n++) {
+        A s = 0;
+#pragma unroll
+        for (int j = 0; j < K; j++)
+          s = madd (tap < A > (a, k, 1, j), v[n + j], s);
+        acc[k][f][n] = s;
+      }
+    }
+  }
+  store_column < CH, NF, K, NK, M, S, true > (a, raw, job, x0, y0, c, r0,
+      acc);
+}
+
+/* Dense K x K in int32: each thread runs down M rows of one column,
+ * reading each raw row once and adding it into every output it reaches. */
+template < int CH, int NF, int K > __global__ void __launch_bounds__ (THREADS)
+dense_kernel (const __grid_constant__ FastArgs a)
+{
+  using G = Geo < CH >;
+  using S = Smem < CH, K, 0, false >;
+  constexpr int M = G::M, TW = G::TW, R = K / 2;
+  extern __shared__ __align__ (16) unsigned smem[];
+  const unsigned *raw = smem + S::RAW_OFF;
+  const int job = blockIdx.z;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+
+  if (x0 >= a.width[job] || y0 >= a.height[job])
+    return;
+
+  /* The spec's kw x kh weights, centred in K x K. */
+  int wk[K][K];
+#pragma unroll
+  for (int j = 0; j < K; j++) {
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+      const int jj = j - (R - a.ay), ii = i - (R - a.ax);
+      wk[j][i] = (jj >= 0 && jj < a.kh && ii >= 0 && ii < a.kw) ?
+          __ldg (a.dense + jj * a.kw + ii) : 0;
+    }
+  }
+  load_tile < CH, K, S, false > (smem, a, job, x0, y0);
+
+  const int c = threadIdx.x % TW;
+  const int r0 = (threadIdx.x / TW) * M;
+  int acc[1][NF][M];
+#pragma unroll
+  for (int f = 0; f < NF; f++)
+#pragma unroll
+    for (int n = 0; n < M; n++)
+      acc[0][f][n] = 0;
+#pragma unroll
+  for (int j = 0; j < M + K - 1; j++) {
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+      int v[NF];
+      if (CH == 4) {
+        const unsigned w = raw[(r0 + j) * S::RS + c + i];
+#pragma unroll
+        for (int f = 0; f < NF; f++)
+          v[f] = byte_of < int >(w, a.lane[f]);
+      } else {
+        v[0] = ((const unsigned char *) raw)[(r0 + j) * S::RS * 4 + c + i];
+      }
+#pragma unroll
+      for (int n = 0; n < M; n++) {
+        if (j - n >= 0 && j - n < K) {
+#pragma unroll
+          for (int f = 0; f < NF; f++)
+            acc[0][f][n] += wk[j - n][i] * v[f];
+        }
+      }
+    }
+  }
+  store_column < CH, NF, K, 1, M, S, false > (a, raw, job, x0, y0, c, r0,
+      acc);
+}
+
+template < class S, typename Kern > cudaError_t
+start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
+    int tw, cudaStream_t stream)
+{
+  cudaError_t err;
+
+  /* Per launch, as the attribute belongs to the current device. */
+  if (S::BYTES > 48 * 1024) {
+    err = cudaFuncSetAttribute (kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) S::BYTES);
+    if (err != cudaSuccess)
+      return err;
+  }
+  dim3 grid ((max_w + tw - 1) / tw, (max_h + TH - 1) / TH, n_jobs);
+  kernel <<< grid, THREADS, S::BYTES, stream >>> (a);
+  return cudaGetLastError ();
+}
+
+template < int CH, int NF, int K, int NK, typename A > cudaError_t
+start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+{
+  return start < Smem < CH, K, NK * NF, true > >(sep_kernel < CH, NF, K, NK,
+      A >, a, n_jobs, w, h, Geo < CH >::TW, s);
+}
+
+/* Instantiated sizes: float sums up to 13 taps (Gaussian sigma 2, box,
+ * Sobel up to 7, custom); int sums and gradient pairs up to 7. */
+template < int CH, int NF, int NK, typename A > cudaError_t
+sep_k (int K, const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+{
+  constexpr bool big = NK == 1 && std::is_same_v < A, float >;
+  switch (K) {
+    case 3:
+      return start_sep < CH, NF, 3, NK, A > (a, n_jobs, w, h, s);
+    case 5:
+      return start_sep < CH, NF, 5, NK, A > (a, n_jobs, w, h, s);
+    case 7:
+      return start_sep < CH, NF, 7, NK, A > (a, n_jobs, w, h, s);
+    case 9:
+      if constexpr (big)
+        return start_sep < CH, NF, 9, NK, A > (a, n_jobs, w, h, s);
+      break;
+    case 11:
+      if constexpr (big)
+        return start_sep < CH, NF, 11, NK, A > (a, n_jobs, w, h, s);
+      break;
+    case 13:
+      if constexpr (big)
+        return start_sep < CH, NF, 13, NK, A > (a, n_jobs, w, h, s);
+      break;
+    default:
+      break;
+  }
+  return cudaErrorNotSupported;
+}
+
+template < int CH, int NF > cudaError_t
+sep_dispatch (int K, int nk, bool use_float, const FastArgs & a, int n_jobs,
+    int w, int h, cudaStream_t s)
+{
+  if (nk == 2)
+    return use_float ? sep_k < CH, NF, 2, float >(K, a, n_jobs, w, h, s) :
+        cudaErrorNotSupported;
+  return use_float ? sep_k < CH, NF, 1, float >(K, a, n_jobs, w, h, s) :
+      sep_k < CH, NF, 1, int >(K, a, n_jobs, w, h, s);
+}
+
+template < int CH, int NF > cudaError_t
+dense_dispatch (int K, const FastArgs & a, int n_jobs, int w, int h,
+    cudaStream_t s)
+{
+  switch (K) {
+    case 3:
+      return start < Smem < CH, 3, 0, false > >(dense_kernel < CH, NF, 3 >,
+          a, n_jobs, w, h, Geo < CH >::TW, s);
+    case 5:
+      return start < Smem < CH, 5, 0, false > >(dense_kernel < CH, NF, 5 >,
+          a, n_jobs, w, h, Geo < CH >::TW, s);
+    default:
+      return cudaErrorNotSupported;
+  }
+}
+
+long long
+gcd_ll (long long x, long long y)
+{
+  x = x < 0 ? -x : x;
+  y = y < 0 ? -y : y;
+  while (y) {
+    long long t = x % y;
+    x = y;
+    y = t;
+  }
+  return x;
+}
+
+/* Copies separable taps into a, divided by their common factors when the
+ * op is linear (the factor returns as an int32 gain after the sum), and
+ * says whether fp32 sums are exact: every product and partial sum an
+ * integer below 2^24. */
+bool
+sep_weights (FastArgs * a, const CfKernelParams * kp, const CfSepWeights * sep,
+    int K)
+{
+  const bool linear = kp->op == CF_OP_LINEAR || kp->op == CF_OP_SHARPEN;
+  const double limit = 16777216.0;
+  bool exact = true;
+
+  a->gain = 1;
+  for (int k = 0; k < kp->n_kernels; k++) {
+    long long gr = 0, gc = 0;
+    double sr = 0, sc = 0;
+
+    if (linear && kp->n_kernels == 1) {
+      for (int i = 0; i < kp->kw; i++)
+        gr = gcd_ll (gr, sep->row[k][i]);
+      for (int i = 0; i < kp->kh; i++)
+        gc = gcd_ll (gc, sep->col[k][i]);
+    }
+    if (gr == 0)
+      gr = 1;
+    if (gc == 0)
+      gc = 1;
+    if (gr * gc > 0x7fffffff)
+      gr = gc = 1;
+    a->gain = (int) (gr * gc);
+    for (int i = 0; i < kp->kw; i++) {
+      const int w = (int) (sep->row[k][i] / gr);
+      a->iw[k][0][K / 2 - kp->ax + i] = w;
+      a->fw[k][0][K / 2 - kp->ax + i] = (float) w;
+      sr += w < 0 ? -(double) w : w;
+    }
+    for (int i = 0; i < kp->kh; i++) {
+      const int w = (int) (sep->col[k][i] / gc);
+      a->iw[k][1][K / 2 - kp->ay + i] = w;
+      a->fw[k][1][K / 2 - kp->ay + i] = (float) w;
+      sc += w < 0 ? -(double) w : w;
+    }
+    if (!(kp->maxval * sr < limit && sc < limit
+            && kp->maxval * sr * sc < limit))
+      exact = false;
+  }
+  return exact;
+}
+
+}                               /* namespace */
+
+cudaError_t
+cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
+    const CfSepWeights * sep, const int *dense, cudaStream_t stream)
+{
+  FastArgs a = { };
+  const int n = frame->n_channels;
+  const CfChannel *c0 = &frame->channels[0];
+  int CH, nf = 0, n_jobs, max_w = 0, max_h = 0;
+  int K = kp->kw > kp->kh ? kp->kw : kp->kh;
+
+  if (kp->sample_bytes != 1 || kp->wide_acc || n < 1 || n > JOBS)
+    return cudaErrorNotSupported;
+  K |= 1;
+  if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
+      || K / 2 - kp->ax + kp->kw > K || K / 2 - kp->ay + kp->kh > K)
+    return cudaErrorNotSupported;
+  if (kp->bias > 0x7fffffffLL || kp->bias < -0x7fffffffLL)
+    return cudaErrorNotSupported;
+
+  if (n == 4 && c0->pixel_stride == 4) {
+    /* Four 8-bit samples a pixel in one plane, 32-bit aligned. */
+    unsigned seen = 0;
+    const int p = c0->plane;
+
+    for (int i = 0; i < 4; i++) {
+      const CfChannel *ch = &frame->channels[i];
+      if (ch->plane != p || ch->pixel_stride != 4 || ch->width != c0->width
+          || ch->height != c0->height || ch->offset < 0 || ch->offset > 3
+          || (seen & (1u << ch->offset)))
+        return cudaErrorNotSupported;
+      seen |= 1u << ch->offset;
+      if (ch->mode == CF_CHANNEL_FILTER)
+        a.lane[nf++] = ch->offset;
+      else if (ch->mode == CF_CHANNEL_COPY)
+        a.keep |= 0xFFu << (8 * ch->offset);
+      else
+        a.fill |= ((unsigned) ch->fill_value & 0xFF) << (8 * ch->offset);
+    }
+    if (nf < 3 || ((uintptr_t) frame->src[p] & 3) || ((uintptr_t)
+            frame->dst[p] & 3) || (frame->src_stride[p] & 3)
+        || (frame->dst_stride[p] & 3))
+      return cudaErrorNotSupported;
+    CH = 4;
+    n_jobs = 1;
+    a.src[0] = frame->src[p];
+    a.dst[0] = frame->dst[p];
+    a.ss[0] = frame->src_stride[p];
+    a.ds[0] = frame->dst_stride[p];
+    a.width[0] = max_w = c0->width;
+    a.height[0] = max_h = c0->height;
+  } else {
+    /* Planes of one 8-bit sample a pixel, every one filtered. */
+    for (int i = 0; i < n; i++) {
+      const CfChannel *ch = &frame->channels[i];
+      if (ch->pixel_stride != 1 || ch->mode != CF_CHANNEL_FILTER
+          || ch->plane < 0 || ch->plane >= CF_MAX_PLANES)
+        return cudaErrorNotSupported;
+      a.src[i] = frame->src[ch->plane] + ch->offset;
+      a.dst[i] = frame->dst[ch->plane] + ch->offset;
+      a.ss[i] = frame->src_stride[ch->plane];
+      a.ds[i] = frame->dst_stride[ch->plane];
+      a.width[i] = ch->width;
+      a.height[i] = ch->height;
+      if (ch->width > max_w)
+        max_w = ch->width;
+      if (ch->height > max_h)
+        max_h = ch->height;
+    }
+    CH = 1;
+    nf = 1;
+    n_jobs = n;
+    a.lane[0] = 0;
+  }
+  if (max_w <= 0 || max_h <= 0)
+    return cudaSuccess;
+
+  a.kw = kp->kw;
+  a.kh = kp->kh;
+  a.ax = kp->ax;
+  a.ay = kp->ay;
+  a.op = kp->op;
+  a.shift = kp->shift;
+  a.bias = (int) kp->bias;
+  a.maxval = kp->maxval;
+  a.border = kp->border;
+  a.border_value = kp->border_value;
+  a.scale = kp->scale;
+  a.offset = kp->offset;
+  a.amount = kp->amount;
+
+  if (kp->separable) {
+    const bool use_float = sep_weights (&a, kp, sep, K);
+
+    if (CH == 1)
+      return sep_dispatch < 1, 1 > (K, kp->n_kernels, use_float, a, n_jobs,
+          max_w, max_h, stream);
+    if (nf == 3)
+      return sep_dispatch < 4, 3 > (K, kp->n_kernels, use_float, a, n_jobs,
+          max_w, max_h, stream);
+    return sep_dispatch < 4, 4 > (K, kp->n_kernels, use_float, a, n_jobs,
+        max_w, max_h, stream);
+  }
+
+  if (kp->n_kernels != 1 || dense == NULL)
+    return cudaErrorNotSupported;
+  a.dense = dense;
+  a.gain = 1;
+  if (CH == 1)
+    return dense_dispatch < 1, 1 > (K, a, n_jobs, max_w, max_h, stream);
+  if (nf == 3)
+    return dense_dispatch < 4, 3 > (K, a, n_jobs, max_w, max_h, stream);
+  return dense_dispatch < 4, 4 > (K, a, n_jobs, max_w, max_h, stream);
+}
