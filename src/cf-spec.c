@@ -454,8 +454,14 @@ build_custom (CfSpec * spec, const CfParams * p, GError ** error)
   kp->kh = h;
   kp->op = CF_OP_LINEAR;
   kp->separable = cf_kernel_separate (k, w, h, col, row);
-  ok = kp->separable ? quantise_separable (spec, row, col, p->offset, error)
-      : quantise_dense (spec, k, n, p->offset, error);
+  ok = kp->separable && quantise_separable (spec, row, col, p->offset, NULL);
+  if (!ok) {
+    /* The split needs the precision twice (row and column bits add up),
+     * which 16-bit samples may not afford; the dense form needs it once. */
+    kp->separable = 0;
+    kp->wide_acc = 0;
+    ok = quantise_dense (spec, k, n, p->offset, error);
+  }
   g_free (k);
   if (!ok)
     return FALSE;
