@@ -3,8 +3,8 @@
  * Whatever the bytes, cf_kernel_parse () and cf_spec_new () must not crash
  * or leak (AddressSanitizer/LeakSanitizer watch), and the parser must agree
  * with an independent reading of the documented grammar: rows separated by
- * ';' (one trailing ';' allowed), values by spaces, tabs, commas or line
- * breaks, every value a whole finite number, every row the same length, at
+ * ';' (one trailing ';' allowed), values by white space (space, tab, line
+ * break, vertical tab, form feed) or commas, every value a whole finite number, every row the same length, at
  * most CF_MAX_TAPS x CF_MAX_TAPS. */
 #include <math.h>
 #include <stdint.h>
@@ -17,7 +17,8 @@
 static gboolean
 is_sep (char c)
 {
-  return c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r';
+  return c == ' ' || c == '\t' || c == ',' || c == '\n' || c == '\r' ||
+      c == '\v' || c == '\f';
 }
 
 /* The grammar above, written from the documentation. */

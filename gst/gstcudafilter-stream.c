@@ -7,7 +7,11 @@
  * segments, ...) drain every pending frame first; a flush discards them.
  *
  * Allocation: upstream is offered a pool of pinned host memory, and outputs
- * come from one unless downstream provides special memory. */
+ * come from one unless downstream provides special memory.  With
+ * memory:CUDAMemory caps, pools of CUDA memory in the shared context
+ * instead, and the backend reads and writes the buffers in place
+ * (cudafilter-cuda-memory.c).  Every engine call runs with that context
+ * current, where the backend's streams and buffers live. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -15,6 +19,7 @@
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-host-allocator.h"
+#include "cudafilter-cuda-memory.h"
 #include "cf-host-memory.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
@@ -30,6 +35,8 @@ typedef struct
 } CfPendingFrame;
 
 static GstBaseTransformClass *base_class;
+static gboolean (*element_start) (GstBaseTransform * trans);
+static gboolean (*element_stop) (GstBaseTransform * trans);
 
 static void
 pending_free (CfPendingFrame * pf)
@@ -77,8 +84,11 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
   CfPendingFrame *pf = g_queue_pop_head (&self->pending);
   GError *err = NULL;
+  gboolean pushed = gst_cuda_filter_cuda_push (self);
+  gboolean ok = cf_backend_wait (self->backend, &err);
 
-  if (!cf_backend_wait (self->backend, &err)) {
+  gst_cuda_filter_cuda_pop (pushed);
+  if (!ok) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Filtering a frame on %s failed: %s",
             cf_backend_describe (self->backend), err->message), (NULL));
@@ -96,11 +106,16 @@ void
 gst_cuda_filter_stream_discard (GstCudaFilter * self)
 {
   CfPendingFrame *pf;
+  gboolean pushed;
 
+  if (g_queue_is_empty (&self->pending))
+    return;
+  pushed = gst_cuda_filter_cuda_push (self);
   while ((pf = g_queue_pop_head (&self->pending)) != NULL) {
     cf_backend_wait (self->backend, NULL);
     pending_free (pf);
   }
+  gst_cuda_filter_cuda_pop (pushed);
 }
 
 /* Pushes every pending frame downstream, oldest first. */
@@ -179,6 +194,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   GstFlowReturn ret;
   CfFrame in, out;
   GError *err = NULL;
+  gboolean device_ok, in_dev, out_dev, pushed, ok;
 
   if (self->depth == 0)
     choose_depth (self);
@@ -195,13 +211,15 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
   }
 
-  if (cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
-    pin_recycled_memory (inbuf);
+  /* Device planes only for a backend made in the buffers' context. */
+  device_ok = cf_backend_kind (self->backend) == CF_BACKEND_CUDA
+      && self->backend_in_context;
 
   pf = g_new0 (CfPendingFrame, 1);
   pf->inbuf = inbuf;
   pf->outbuf = outbuf;
-  if (!gst_video_frame_map (&pf->in, &vfilter->in_info, inbuf, GST_MAP_READ)) {
+  if (!gst_cuda_filter_cuda_map_frame (self, &pf->in, &vfilter->in_info,
+          inbuf, GST_MAP_READ, device_ok, &in_dev)) {
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
     g_free (pf);
@@ -212,8 +230,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
             GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&pf->out, &vfilter->out_info, outbuf,
-          GST_MAP_WRITE)) {
+  if (!gst_cuda_filter_cuda_map_frame (self, &pf->out, &vfilter->out_info,
+          outbuf, GST_MAP_WRITE, device_ok, &out_dev)) {
     gst_video_frame_unmap (&pf->in);
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
@@ -223,10 +241,18 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
 
+  if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
+    pin_recycled_memory (inbuf);
+
   gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
   gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
-  if (!cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
-          &err)) {
+  in.on_device = in_dev;
+  out.on_device = out_dev;
+  pushed = gst_cuda_filter_cuda_push (self);
+  ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
+      &err);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (!ok) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Filtering a frame on %s failed: %s",
             cf_backend_describe (self->backend), err->message), (NULL));
@@ -236,6 +262,111 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   }
   g_queue_push_tail (&self->pending, pf);
   return GST_FLOW_OK;
+}
+
+/* Upstream CUDA memory of another context (a decoder that made its own,
+ * say): move the backend into that context, so its buffers are read in
+ * place, and renegotiate the output pool on it. */
+static GstFlowReturn
+adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
+{
+  GstObject *ctx;
+  CfBackend *backend;
+  GError *err = NULL;
+  GstFlowReturn ret;
+  gboolean pushed;
+  gint device_id;
+
+  if (self->backend == NULL || cf_backend_kind (self->backend) !=
+      CF_BACKEND_CUDA)
+    return GST_FLOW_OK;
+  GST_OBJECT_LOCK (self);
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  ctx = gst_cuda_filter_cuda_context_to_adopt (self, inbuf, device_id);
+  if (ctx == NULL)
+    return GST_FLOW_OK;
+
+  /* Frames in flight finish on the backend they started on. */
+  ret = drain (self);
+  if (ret != GST_FLOW_OK) {
+    gst_object_unref (ctx);
+    return ret;
+  }
+  pushed = gst_cuda_filter_cuda_push (self);
+  g_clear_pointer (&self->backend, cf_backend_free);
+  gst_cuda_filter_cuda_pop (pushed);
+
+  gst_cuda_filter_cuda_set_context_object (self, ctx);
+  gst_object_unref (ctx);
+  pushed = gst_cuda_filter_cuda_push (self);
+  backend = cf_backend_new (CF_BACKEND_CUDA, -1, &err);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (backend == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not filter on the CUDA device of the upstream buffers: %s. "
+            "Set cuda-device-id to another GPU, or use backend=cpu.",
+            err->message), (NULL));
+    g_error_free (err);
+    return GST_FLOW_ERROR;
+  }
+  self->backend = backend;
+  self->backend_in_context = pushed;
+  if (self->depth)
+    cf_backend_set_max_in_flight (backend, self->depth);
+  GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
+  gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  return GST_FLOW_OK;
+}
+
+static GstFlowReturn
+gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstFlowReturn ret = adopt_upstream_context (GST_CUDA_FILTER (trans), input);
+
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (input);
+    return ret;
+  }
+  return base_class->submit_input_buffer (trans, is_discont, input);
+}
+
+/* The CUDA context is found (or made) before the backend, which is then
+ * created inside it. */
+static gboolean
+gst_cuda_filter_stream_start (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstCudaFilterBackend choice;
+  gint device_id;
+  gboolean pushed, ok;
+
+  GST_OBJECT_LOCK (self);
+  choice = self->backend_choice;
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  if (choice != GST_CUDA_FILTER_BACKEND_CPU && cf_cuda_device_count (NULL) > 0)
+    gst_cuda_filter_cuda_open (self, device_id);
+  pushed = gst_cuda_filter_cuda_push (self);
+  ok = element_start (trans);
+  gst_cuda_filter_cuda_pop (pushed);
+  self->backend_in_context = pushed;
+  return ok;
+}
+
+static gboolean
+gst_cuda_filter_stream_stop (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  gboolean pushed = gst_cuda_filter_cuda_push (self);
+  gboolean ok = element_stop (trans);
+
+  gst_cuda_filter_cuda_pop (pushed);
+  self->backend_in_context = FALSE;
+  gst_cuda_filter_cuda_close (self);
+  return ok;
 }
 
 static GstFlowReturn
@@ -283,6 +414,8 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   GstClockTime min, max, frame, added;
   guint depth;
 
+  if (gst_cuda_filter_cuda_handle_query (self, query))
+    return TRUE;
   if (!base_class->query (trans, direction, query))
     return FALSE;
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
@@ -322,6 +455,14 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
+
+  if (gst_cuda_filter_caps_are_cuda (caps)) {
+    /* A host pool is of no use to a CUDA neighbour. */
+    if (!gst_cuda_filter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
+            query, caps, &info))
+      gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    return TRUE;
+  }
 
   if (need_pool) {
     GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps, 0, 0);
@@ -372,6 +513,13 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
+  if (gst_cuda_filter_caps_are_cuda (caps)) {
+    if (!gst_cuda_filter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
+            query, caps, &info))
+      GST_WARNING_OBJECT (trans, "CUDA memory caps without a CUDA context: "
+          "outputs will be system memory");
+    return base_class->decide_allocation (trans, query);
+  }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
 
@@ -409,13 +557,17 @@ gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
   GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
   CfFrame in, out;
   GError *err = NULL;
+  gboolean pushed, ok;
 
   if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE))
     return GST_FLOW_ERROR;
   gst_cuda_filter_frame_from_video_frame (in_frame, &in);
   gst_cuda_filter_frame_from_video_frame (out_frame, &out);
-  if (!cf_backend_process (self->backend, self->spec, &self->layout, &in,
-          &out, &err)) {
+  pushed = gst_cuda_filter_cuda_push (self);
+  ok = cf_backend_process (self->backend, self->spec, &self->layout, &in,
+      &out, &err);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (!ok) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
         ("Filtering a frame on %s failed: %s",
             cf_backend_describe (self->backend), err->message), (NULL));
@@ -429,6 +581,14 @@ void
 gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class)
 {
   base_class = g_type_class_peek_parent (trans_class);
+  /* Set by the element before this runs; wrapped for the CUDA context. */
+  element_start = trans_class->start;
+  element_stop = trans_class->stop;
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_stop);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);
+  gst_cuda_filter_cuda_init_class (trans_class);
 
   GST_VIDEO_FILTER_CLASS (trans_class)->transform_frame =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);

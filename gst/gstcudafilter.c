@@ -21,7 +21,15 @@
  * gst-launch-1.0 videotestsrc ! cudafilter filter=sobel ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! cudafilter filter=gaussian sigma=2.5 ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! cudafilter filter=custom kernel="0 -1 0; -1 5 -1; 0 -1 0" ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! cudafilter @preset=emboss ! videoconvert ! autovideosink
+ * gst-launch-1.0 -m videotestsrc num-buffers=90 ! cudafilter post-stats=true ! fakesink
  * ]|
+ *
+ * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
+ * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
+ * gst_preset_load_preset() or `@preset=` in a launch line.  frames-processed,
+ * gpu-time and last-frame-time tell whether filtering keeps up; with
+ * post-stats=true the same arrives as "cudafilter-stats" element messages.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,6 +38,7 @@
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-presets.h"
+#include "cudafilter-cuda-memory.h"
 
 GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -72,12 +81,12 @@ enum
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+    GST_STATIC_CAPS (GST_CUDA_FILTER_CAPS_MAKE (CUDA_FILTER_FORMATS)));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+    GST_STATIC_CAPS (GST_CUDA_FILTER_CAPS_MAKE (CUDA_FILTER_FORMATS)));
 
 #define gst_cuda_filter_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
@@ -281,6 +290,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_free (self->kernel);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
+  gst_clear_object (&self->cuda_context);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

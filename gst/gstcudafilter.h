@@ -37,6 +37,9 @@ struct _GstCudaFilter
   gboolean fallback_warned;
   guint depth;                  /* frames in flight in use; 0 = not chosen */
   GQueue pending;               /* CfPendingFrame *, oldest first */
+  GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
+                                 * (cudafilter-cuda-memory.c), or NULL */
+  gboolean backend_in_context;  /* the CUDA backend was made in it */
 };
 
 /* Between the element and its streaming half (gstcudafilter-stream.c). */

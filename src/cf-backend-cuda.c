@@ -2,7 +2,9 @@
  * its own (a non-blocking stream, device planes grown when a layout needs
  * more, dense weights, timing events); slots form a ring, so the upload,
  * filter and download of consecutive frames overlap on the copy and compute
- * engines.  Each frame is synchronised once, when its output is needed. */
+ * engines.  Each frame is synchronised once, when its output is needed.
+ * Frames already in device memory (CfFrame.on_device) are read and written
+ * in place: no staging planes, no copies. */
 #include "config.h"
 
 #include <string.h>
@@ -19,11 +21,13 @@ typedef struct
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_end;
 
-  /* Device planes; a plane's pitch is its row bytes rounded up to PITCH_ALIGN
+  /* Staging planes for host frames, allocated only for the side that is in
+   * host memory; a plane's pitch is its row bytes rounded up to PITCH_ALIGN
    * and may change per frame, as long as the capacity suffices. */
   unsigned char *d_in[CF_MAX_PLANES];
   unsigned char *d_out[CF_MAX_PLANES];
-  size_t capacity[CF_MAX_PLANES];
+  size_t in_capacity[CF_MAX_PLANES];
+  size_t out_capacity[CF_MAX_PLANES];
 
   /* Dense weights of the last spec this slot ran, cached on its serial;
    * per slot so a new spec never overwrites weights a frame still reads. */
@@ -167,9 +171,31 @@ slot_clear (CfCudaSlot * self)
   memset (self, 0, sizeof (*self));
 }
 
+/* Grows one staging plane to `need` bytes. */
+static gboolean
+ensure_plane (unsigned char **plane, size_t *capacity, size_t need, int p,
+    GError ** error)
+{
+  if (need <= *capacity)
+    return TRUE;
+  cudaFree (*plane);
+  *plane = NULL;
+  *capacity = 0;
+  if (!check (fault_alloc ? cudaErrorMemoryAllocation :
+          cudaMalloc ((void **) plane, need), "cudaMalloc", error)) {
+    *plane = NULL;
+    g_prefix_error (error, "Cannot allocate %zu bytes of GPU memory for "
+        "plane %d: ", need, p);
+    return FALSE;
+  }
+  *capacity = need;
+  return TRUE;
+}
+
 static gboolean
 ensure_planes (CfCudaSlot * self, const CfLayout * layout,
-    size_t pitch[CF_MAX_PLANES], GError ** error)
+    gboolean need_in, gboolean need_out, size_t pitch[CF_MAX_PLANES],
+    GError ** error)
 {
   for (int p = 0; p < layout->n_planes; p++) {
     size_t need;
@@ -177,25 +203,12 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
     pitch[p] = ((size_t) layout->plane_row_bytes[p] + PITCH_ALIGN - 1) &
         ~(size_t) (PITCH_ALIGN - 1);
     need = pitch[p] * (size_t) layout->plane_height[p];
-    if (need <= self->capacity[p])
-      continue;
-
-    cudaFree (self->d_in[p]);
-    cudaFree (self->d_out[p]);
-    self->d_in[p] = self->d_out[p] = NULL;
-    self->capacity[p] = 0;
-    if (!check (fault_alloc ? cudaErrorMemoryAllocation :
-            cudaMalloc ((void **) &self->d_in[p], need), "cudaMalloc",
-            error) ||
-        !check (cudaMalloc ((void **) &self->d_out[p], need), "cudaMalloc",
-            error)) {
-      cudaFree (self->d_in[p]);
-      self->d_in[p] = NULL;
-      g_prefix_error (error, "Cannot allocate %zu bytes of GPU memory for "
-          "plane %d: ", need, p);
+    if (need_in && !ensure_plane (&self->d_in[p], &self->in_capacity[p],
+            need, p, error))
       return FALSE;
-    }
-    self->capacity[p] = need;
+    if (need_out && !ensure_plane (&self->d_out[p], &self->out_capacity[p],
+            need, p, error))
+      return FALSE;
   }
   return TRUE;
 }
@@ -228,7 +241,8 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 }
 
 /* Queues upload, filter and download of one frame on the slot's stream;
- * nothing waits here. */
+ * nothing waits here.  Device frames skip their copy: the kernel reads the
+ * caller's input planes and writes its output planes directly. */
 static gboolean
 queue_frame (CfCudaSlot * self, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
@@ -238,7 +252,8 @@ queue_frame (CfCudaSlot * self, const CfSpec * spec,
   CfDeviceFrame df;
   const int *dense = NULL;
 
-  if (!ensure_slot (self, error) || !ensure_planes (self, layout, pitch, error))
+  if (!ensure_slot (self, error) || !ensure_planes (self, layout,
+          !in->on_device, !out->on_device, pitch, error))
     return FALSE;
   if (!spec->kp.separable) {
     if (!ensure_dense (self, spec, error))
@@ -250,14 +265,25 @@ queue_frame (CfCudaSlot * self, const CfSpec * spec,
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;
-    if (!check (cudaMemcpy2DAsync (self->d_in[p], pitch[p], in->data[p],
-                in->stride[p], layout->plane_row_bytes[p],
-                layout->plane_height[p], cudaMemcpyHostToDevice,
-                self->stream), "cudaMemcpy2DAsync (upload)", error))
-      return FALSE;
-    df.src[p] = self->d_in[p];
-    df.dst[p] = self->d_out[p];
-    df.src_stride[p] = df.dst_stride[p] = (long long) pitch[p];
+    if (in->on_device) {
+      df.src[p] = in->data[p];
+      df.src_stride[p] = in->stride[p];
+    } else {
+      if (!check (cudaMemcpy2DAsync (self->d_in[p], pitch[p], in->data[p],
+                  in->stride[p], layout->plane_row_bytes[p],
+                  layout->plane_height[p], cudaMemcpyHostToDevice,
+                  self->stream), "cudaMemcpy2DAsync (upload)", error))
+        return FALSE;
+      df.src[p] = self->d_in[p];
+      df.src_stride[p] = (long long) pitch[p];
+    }
+    if (out->on_device) {
+      df.dst[p] = out->data[p];
+      df.dst_stride[p] = out->stride[p];
+    } else {
+      df.dst[p] = self->d_out[p];
+      df.dst_stride[p] = (long long) pitch[p];
+    }
   }
   df.n_channels = layout->n_channels;
   memcpy (df.channels, layout->channels,
@@ -269,6 +295,8 @@ queue_frame (CfCudaSlot * self, const CfSpec * spec,
     return FALSE;
   cudaEventRecord (self->kernel_end, self->stream);
 
+  if (out->on_device)
+    return TRUE;
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;
@@ -436,8 +464,11 @@ cf_backend_cuda_new (int device_id, GError ** error)
     g_free (why);
     return NULL;
   }
-  if (device_id < 0)
-    device_id = 0;
+  if (device_id < 0 && !check (cudaGetDevice (&device_id), "cudaGetDevice",
+          error)) {
+    g_prefix_error (error, "Cannot use CUDA: ");
+    return NULL;
+  }
   if (device_id >= n) {
     char *list = describe_devices (n);
     g_set_error (error, CF_ERROR, CF_ERROR_NO_DEVICE,
@@ -453,16 +484,17 @@ cf_backend_cuda_new (int device_id, GError ** error)
   self->parent.kind = CF_BACKEND_CUDA;
   self->device = device_id;
 
-  if (!check (cudaGetDevice (&previous), "cudaGetDevice", error))
+  /* Switches only when another device is current: cudaSetDevice would
+   * replace a context the caller pushed with the primary one. */
+  if (!enter_device (self, &previous, error))
     goto failed;
-  if (!check (cudaSetDevice (device_id), "cudaSetDevice", error) ||
-      !check (cudaGetDeviceProperties (&prop, device_id),
+  if (!check (cudaGetDeviceProperties (&prop, device_id),
           "cudaGetDeviceProperties", error) ||
       !ensure_slot (&self->slots[SYNC_SLOT], error)) {
-    cudaSetDevice (previous);
+    leave_device (self, previous);
     goto failed;
   }
-  cudaSetDevice (previous);
+  leave_device (self, previous);
 
   self->parent.description = g_strdup_printf ("cuda:%d (%s)", device_id,
       prop.name);

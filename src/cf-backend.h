@@ -17,7 +17,11 @@ typedef enum
 
 typedef struct _CfBackend CfBackend;
 
-/* device_id -1 picks the first usable device (CUDA only). */
+/* device_id -1 picks the calling thread's current device (CUDA only): the
+ * device of a driver context the caller made current, else device 0.  A
+ * CUDA backend lives in the context current when it is created (the
+ * device's primary context unless the caller pushed another); make the same
+ * context current around every later call with that backend. */
 CfBackend *cf_backend_new (CfBackendKind kind, int device_id,
     GError ** error);
 void cf_backend_free (CfBackend * backend);

@@ -1,8 +1,18 @@
 /* cudafilter engine: the custom kernel string, "0 -1 0; -1 5 -1; 0 -1 0".
- * Rows are separated by ';', values by spaces, tabs or commas. */
+ * Rows are separated by ';', values by white space or commas. */
 #include <math.h>
 #include <string.h>
 #include "cf-spec.h"
+
+/* White space as strtod () skips it (g_ascii_isspace () leaves out '\v'),
+ * or a comma: strtod () would otherwise glue a value to whatever white
+ * space the row has before it. */
+static gboolean
+is_separator (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f'
+      || c == '\r' || c == ',';
+}
 
 static gboolean
 parse_row (const char *row, int row_index, GArray * values, int *count,
@@ -15,7 +25,7 @@ parse_row (const char *row, int row_index, GArray * values, int *count,
     char *end;
     double v;
 
-    while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\n' || *p == '\r')
+    while (is_separator (*p))
       p++;
     if (!*p)
       break;
@@ -23,7 +33,7 @@ parse_row (const char *row, int row_index, GArray * values, int *count,
     if (end == p || !isfinite (v)) {
       int len = 0;
 
-      while (p[len] && p[len] != ' ' && p[len] != ',' && p[len] != '\t')
+      while (p[len] && !is_separator (p[len]))
         len++;
       g_set_error (error, CF_ERROR, CF_ERROR_KERNEL_STRING,
           "kernel: '%.*s' in row %d is not a finite number (expected e.g. "
@@ -33,8 +43,7 @@ parse_row (const char *row, int row_index, GArray * values, int *count,
     g_array_append_val (values, v);
     (*count)++;
     p = end;
-    if (*p && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n'
-        && *p != '\r') {
+    if (*p && !is_separator (*p)) {
       g_set_error (error, CF_ERROR, CF_ERROR_KERNEL_STRING,
           "kernel: unexpected '%c' in row %d (values are separated by "
           "spaces or commas, rows by ';')", *p, row_index + 1);

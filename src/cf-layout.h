@@ -20,11 +20,16 @@ typedef struct
   CfChannel channels[CF_MAX_CHANNELS];
 } CfLayout;
 
-/* Plane pointers and strides (bytes) of one frame, in or out. */
+/* Plane pointers and strides (bytes) of one frame, in or out.  With
+ * `on_device` set (CUDA backend only) the planes are device pointers in the
+ * context current on the calling thread, each pitched as `stride` says, and
+ * the backend reads or writes them in place instead of copying through the
+ * host; zero (host memory) keeps plain initialisers valid. */
 typedef struct
 {
   guint8 *data[CF_MAX_PLANES];
   int stride[CF_MAX_PLANES];
+  int on_device;
 } CfFrame;
 
 /* One plane of width x height pixels with `samples` interleaved samples of

@@ -119,7 +119,7 @@ mapfile -t programs < <(find "$BUILD/tests" -type f -perm -u+x -name 'test-*' \
   ! -name '*.so' ! -name '*.p' | sort)
 [ ${#programs[@]} -gt 0 ] || { echo "gpu-suite: no test programs under $BUILD/tests" >&2; exit 1; }
 
-cd "$ROOT"
+cd "$ROOT" || exit 1
 for prog in "${programs[@]}"; do
   name=$(basename "$prog")
   wanted "$name" || continue

@@ -5,7 +5,9 @@
  * and timestamps in order, and prints resident memory and free device
  * memory after a warm-up and at the end: both must stay flat.
  *
- * Usage: soak [FRAMES] [BACKEND] [WIDTH] [HEIGHT] [FORMAT] */
+ * Usage: soak [FRAMES] [BACKEND] [WIDTH] [HEIGHT] [FORMAT]
+ * SOAK_SECONDS=N stops pushing after N seconds (the figures say how many
+ * frames ran). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -125,6 +127,9 @@ main (int argc, char **argv)
   long long dev0 = -1, dev1;
   gint64 t0 = 0, t1;
   int rc = 0;
+  const char *limit_env = g_getenv ("SOAK_SECONDS");
+  gint64 deadline = limit_env ? g_get_monotonic_time () +
+      g_ascii_strtoll (limit_env, NULL, 10) * G_USEC_PER_SEC : G_MAXINT64;
 
   gst_init (&argc, &argv);
   if (!strcmp (backend, "cuda") && cf_cuda_device_count (NULL) == 0) {
@@ -163,6 +168,8 @@ main (int argc, char **argv)
       dev0 = device_free_mb ();
       t0 = g_get_monotonic_time ();
     }
+    if (i % 1000 == 0 && g_get_monotonic_time () > deadline)
+      break;
     if (i % 100 == 99)
       change_property (f, (guint) (i / 100));
     GST_BUFFER_PTS (in) = i * (GST_SECOND / 30);
@@ -209,7 +216,7 @@ main (int argc, char **argv)
   }
   printf ("soak: %s %dx%d backend=%s, %" G_GUINT64_FORMAT " frames in, %"
       G_GUINT64_FORMAT " out, %" G_GUINT64_FORMAT " property changes, %.0f "
-      "fps\n", format, w, h, backend, i, out, frames / 100,
+      "fps\n", format, w, h, backend, i, out, i / 100,
       (i - MIN (WARMUP, frames / 2)) / ((t1 - t0) / 1e6));
   printf ("soak: RSS %ld -> %ld kB, device free %lld -> %lld MB (pinned "
       "input: %s)\n", rss0, rss1, dev0, dev1, pinned ? "yes" : "no");

@@ -12,6 +12,7 @@
 
 #include <sys/mman.h>
 #include "rel-common.h"
+#include "cf-backend.h"
 #include "cf-spec.h"
 #include "cf-layout.h"
 

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <gst/gst.h>
 
-#include "cf-backend.h"
 
 static const char *const formats[] = { "RGBA", "I420", "GRAY16_LE", "NV12",
   "BGRx", "Y444", "GBRA", "GRAY8"
@@ -158,14 +157,20 @@ main (int argc, char **argv)
     g_setenv ("GST_TRACERS", "leaks", TRUE);
   gst_init (&argc, &argv);
 
-  if (strcmp (backend, "cuda") == 0 && cf_cuda_device_count (NULL) == 0) {
-    char *why = NULL;
+  if (strcmp (backend, "cuda") == 0) {
+    GstElement *probe = gst_element_factory_make ("cudafilter", NULL);
+    gboolean usable;
 
-    cf_cuda_device_count (&why);
-    printf ("SKIP: backend=cuda leak cycles need a CUDA device (%s)\n", why);
-    g_free (why);
-    gst_deinit ();
-    return 0;
+    gst_util_set_object_arg (G_OBJECT (probe), "backend", "cuda");
+    usable = gst_element_set_state (probe, GST_STATE_PAUSED) !=
+        GST_STATE_CHANGE_FAILURE;
+    gst_element_set_state (probe, GST_STATE_NULL);
+    gst_object_unref (probe);
+    if (!usable) {
+      printf ("SKIP: backend=cuda leak cycles need a CUDA device\n");
+      gst_deinit ();
+      return 0;
+    }
   }
 
   tracer = find_leaks_tracer ();

@@ -1,0 +1,427 @@
+/* cudafilter: memory:CUDAMemory interop (gstreamer-cuda-1.0).
+ *
+ * The context is shared the way the nvcodec elements share it: set on the
+ * element (GstContext), asked of the neighbours and the application, or
+ * taken from the upstream buffers' memory; the CUDA backend is created
+ * while that context is current, so its streams and the buffers' device
+ * memory live in one context and the kernels read and write the buffers in
+ * place. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "cudafilter-cuda-memory.h"
+
+#ifdef HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_filter_debug
+
+gboolean
+gst_cuda_filter_caps_are_cuda (GstCaps * caps)
+{
+  guint i;
+
+  if (caps == NULL)
+    return FALSE;
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && !gst_caps_features_is_any (f)
+        && gst_caps_features_contains (f, GST_CUDA_FILTER_MEMORY_CUDA))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+#ifdef HAVE_GST_CUDA
+
+#define CTX(self) ((GstCudaContext **) &(self)->cuda_context)
+
+static GstElementClass *parent_element_class;
+
+static gint
+device_id_of (GstCudaFilter * self)
+{
+  gint id;
+
+  GST_OBJECT_LOCK (self);
+  id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  return id;
+}
+
+static void
+gst_cuda_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (element);
+
+  gst_cuda_handle_set_context (element, context, device_id_of (self),
+      CTX (self));
+  parent_element_class->set_context (element, context);
+}
+
+/* Every input structure in CUDA memory first, then in system memory: the
+ * element reads and writes both, and prefers to stay on the GPU. */
+static GstCaps *
+gst_cuda_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *cuda = gst_caps_new_empty ();
+  GstCaps *sys = gst_caps_new_empty ();
+  GstCaps *ret;
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && gst_caps_features_is_any (f)) {
+      cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
+          gst_caps_features_copy (f));
+      continue;
+    }
+    cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
+        gst_caps_features_new (GST_CUDA_FILTER_MEMORY_CUDA, NULL));
+    sys = gst_caps_merge_structure_full (sys, gst_structure_copy (s),
+        gst_caps_features_new_empty ());
+  }
+  ret = gst_caps_merge (cuda, sys);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+void
+gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (trans_class);
+
+  parent_element_class = g_type_class_peek_parent (trans_class);
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
+  gst_cuda_memory_init_once ();
+}
+
+gboolean
+gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+{
+  if (!gst_cuda_load_library ()) {
+    GST_INFO_OBJECT (self, "CUDA driver library not loadable: no shared "
+        "CUDA context");
+    return FALSE;
+  }
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
+          CTX (self))) {
+    GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT, self->cuda_context);
+  return TRUE;
+}
+
+void
+gst_cuda_filter_cuda_close (GstCudaFilter * self)
+{
+  gst_clear_object (&self->cuda_context);
+}
+
+gboolean
+gst_cuda_filter_cuda_push (GstCudaFilter * self)
+{
+  if (self->cuda_context == NULL)
+    return FALSE;
+  if (!gst_cuda_context_push (GST_CUDA_CONTEXT (self->cuda_context))) {
+    GST_WARNING_OBJECT (self, "could not make the CUDA context current");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+gst_cuda_filter_cuda_pop (gboolean pushed)
+{
+  if (pushed)
+    gst_cuda_context_pop (NULL);
+}
+
+gboolean
+gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return FALSE;
+  return gst_cuda_handle_context_query (GST_ELEMENT (self), query,
+      (GstCudaContext *) self->cuda_context);
+}
+
+static GstCudaMemory *
+first_cuda_memory (GstBuffer * buf)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buf) == 0)
+    return NULL;
+  mem = gst_buffer_peek_memory (buf, 0);
+  return gst_is_cuda_memory (mem) ? GST_CUDA_MEMORY_CAST (mem) : NULL;
+}
+
+GstObject *
+gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+    gint device_id)
+{
+  GstCudaMemory *cmem = first_cuda_memory (buf);
+  guint mem_device = 0;
+
+  if (cmem == NULL || GST_OBJECT (cmem->context) == self->cuda_context)
+    return NULL;
+  g_object_get (cmem->context, "cuda-device-id", &mem_device, NULL);
+  if (device_id >= 0 && mem_device != (guint) device_id) {
+    GST_DEBUG_OBJECT (self, "upstream memory is on device %u, "
+        "cuda-device-id is %d: reading it through the host", mem_device,
+        device_id);
+    return NULL;
+  }
+  return gst_object_ref (GST_OBJECT (cmem->context));
+}
+
+void
+gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
+    GstObject * context)
+{
+  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " -> %"
+      GST_PTR_FORMAT, self->cuda_context, context);
+  gst_object_replace (&self->cuda_context, context);
+}
+
+/* Every memory of `buf` is CUDA memory of the element's context. */
+static gboolean
+is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
+{
+  guint i, n = gst_buffer_n_memory (buf);
+
+  if (self->cuda_context == NULL || n == 0)
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    if (!gst_is_cuda_memory (mem)
+        || GST_OBJECT (GST_CUDA_MEMORY_CAST (mem)->context) !=
+        self->cuda_context)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
+    gboolean device_ok, gboolean * on_device)
+{
+  GstCudaMemory *cmem = first_cuda_memory (buf);
+  GstVideoInfo layout = *info;
+
+  *on_device = FALSE;
+  /* Without a video meta only the memory knows its pitched planes. */
+  if (cmem && gst_buffer_n_memory (buf) == 1
+      && gst_buffer_get_video_meta (buf) == NULL) {
+    guint p;
+
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+      layout.offset[p] = cmem->info.offset[p];
+      layout.stride[p] = cmem->info.stride[p];
+    }
+    layout.size = cmem->info.size;
+  }
+
+  if (device_ok && is_our_device_memory (self, buf)) {
+#if GST_CHECK_VERSION(1, 24, 0)
+    guint i;
+
+    /* Work queued on the memory's own stream must be done first. */
+    for (i = 0; i < gst_buffer_n_memory (buf); i++)
+      gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf,
+                  i)));
+#endif
+    if (gst_video_frame_map (frame, &layout, buf, flags | GST_MAP_CUDA)) {
+      *on_device = TRUE;
+      return TRUE;
+    }
+    GST_WARNING_OBJECT (self, "could not map CUDA memory on the device, "
+        "going through the host");
+  }
+  return gst_video_frame_map (frame, &layout, buf, flags);
+}
+
+gboolean
+gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  gboolean need_pool;
+  guint size;
+
+  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda_context == NULL)
+    return FALSE;
+
+  gst_query_parse_allocation (query, NULL, &need_pool);
+  if (need_pool) {
+    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+    gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_WARNING_OBJECT (self, "CUDA pool refused its configuration");
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    /* The pool sizes its buffers for pitched planes. */
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+    gst_structure_free (config);
+    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+gboolean
+gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+{
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0;
+  gboolean update;
+
+  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda_context == NULL)
+    return FALSE;
+
+  update = gst_query_get_n_allocation_pools (query) > 0;
+  if (update)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  /* Only a CUDA pool of our own context gives memory the kernels can
+   * write in place. */
+  if (pool && (!GST_IS_CUDA_BUFFER_POOL (pool)
+          || GST_OBJECT (GST_CUDA_BUFFER_POOL (pool)->context) !=
+          self->cuda_context))
+    gst_clear_object (&pool);
+  if (pool == NULL)
+    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  /* No maximum: frames in flight hold outputs until they are pushed. */
+  gst_buffer_pool_config_set_params (config, caps, info->size, min, 0);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (self, "CUDA pool refused its configuration");
+    gst_object_unref (pool);
+    return FALSE;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+
+  if (update)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, 0);
+  /* The pool allocates CUDA memory itself; another allocator would only
+   * be forced into its configuration. */
+  while (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_remove_nth_allocation_param (query, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+#else /* !HAVE_GST_CUDA */
+
+void
+gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+{
+}
+
+gboolean
+gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+{
+  return FALSE;
+}
+
+void
+gst_cuda_filter_cuda_close (GstCudaFilter * self)
+{
+  gst_clear_object (&self->cuda_context);
+}
+
+gboolean
+gst_cuda_filter_cuda_push (GstCudaFilter * self)
+{
+  return FALSE;
+}
+
+void
+gst_cuda_filter_cuda_pop (gboolean pushed)
+{
+}
+
+gboolean
+gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+{
+  return FALSE;
+}
+
+GstObject *
+gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+    gint device_id)
+{
+  return NULL;
+}
+
+void
+gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
+    GstObject * context)
+{
+  gst_object_replace (&self->cuda_context, context);
+}
+
+gboolean
+gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
+    gboolean device_ok, gboolean * on_device)
+{
+  *on_device = FALSE;
+  return gst_video_frame_map (frame, info, buf, flags);
+}
+
+gboolean
+gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+{
+  return FALSE;
+}
+
+gboolean
+gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+{
+  return FALSE;
+}
+
+#endif /* HAVE_GST_CUDA */

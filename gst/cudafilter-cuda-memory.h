@@ -1,0 +1,77 @@
+/* cudafilter: memory:CUDAMemory interop (gstreamer-cuda-1.0).
+ *
+ * Built with the cuda-memory feature, the element accepts and produces
+ * video/x-raw(memory:CUDAMemory) as well as system memory, shares one
+ * GstCudaContext with its neighbours and runs its CUDA backend inside that
+ * context, so device buffers go straight to the kernels.  Without the
+ * feature every function here is a no-op and the caps are system memory
+ * only. */
+#ifndef __CUDAFILTER_CUDA_MEMORY_H__
+#define __CUDAFILTER_CUDA_MEMORY_H__
+
+#include <gst/gst.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "gstcudafilter.h"
+
+G_BEGIN_DECLS
+
+#define GST_CUDA_FILTER_MEMORY_CUDA "memory:CUDAMemory"
+
+/* Pad template caps: CUDA memory first, so it is preferred. */
+#ifdef HAVE_GST_CUDA
+#define GST_CUDA_FILTER_CAPS_MAKE(formats) \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CUDA_FILTER_MEMORY_CUDA, formats) \
+    "; " GST_VIDEO_CAPS_MAKE (formats)
+#else
+#define GST_CUDA_FILTER_CAPS_MAKE(formats) GST_VIDEO_CAPS_MAKE (formats)
+#endif
+
+/* Installs set_context and transform_caps (with the feature only). */
+void gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class);
+
+/* Finds or creates the CUDA context for `device_id` (-1 = any): set on the
+ * element, asked of the neighbours and the application, else new.  FALSE
+ * when CUDA is not usable; the element then runs without a context. */
+gboolean gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id);
+void gst_cuda_filter_cuda_close (GstCudaFilter * self);
+
+/* Makes the element's context current on this thread around engine calls;
+ * returns whether something was pushed, to give to _pop. */
+gboolean gst_cuda_filter_cuda_push (GstCudaFilter * self);
+void gst_cuda_filter_cuda_pop (gboolean pushed);
+
+/* Answers a context query with the element's context. */
+gboolean gst_cuda_filter_cuda_handle_query (GstCudaFilter * self,
+    GstQuery * query);
+
+/* The context of `buf`'s CUDA memory when the element should move to it
+ * (another context, on a device cuda-device-id allows), with a reference;
+ * else NULL. */
+GstObject *gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self,
+    GstBuffer * buf, gint device_id);
+/* Replaces the element's context (reference taken). */
+void gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
+    GstObject * context);
+
+/* Maps `buf` as a video frame: its device planes when it is CUDA memory of
+ * the element's context and `device_ok` (the backend runs on CUDA), else
+ * host planes (GstCudaMemory downloads or uploads itself).  *on_device
+ * tells which. */
+gboolean gst_cuda_filter_cuda_map_frame (GstCudaFilter * self,
+    GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buf,
+    GstMapFlags flags, gboolean device_ok, gboolean * on_device);
+
+gboolean gst_cuda_filter_caps_are_cuda (GstCaps * caps);
+
+/* Allocation with CUDA caps: a GstCudaBufferPool on the element's context.
+ * Return TRUE when they handled the query. */
+gboolean gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info);
+gboolean gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info);
+
+G_END_DECLS
+
+#endif /* __CUDAFILTER_CUDA_MEMORY_H__ */
