@@ -67,32 +67,46 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
   parent_element_class->set_context (element, context);
 }
 
-/* Every input structure in CUDA memory first, then in system memory: the
- * element reads and writes both, and prefers to stay on the GPU. */
+/* Every structure in both memories, its own first: the element reads and
+ * writes both, and keeping the memory it was given means a sink that takes
+ * anything gets system memory from system memory, while a CUDA neighbour
+ * upstream keeps the frames on the GPU.  A peer listing CUDA memory first
+ * gets CUDA memory first. */
 static GstCaps *
 gst_cuda_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *cuda = gst_caps_new_empty ();
-  GstCaps *sys = gst_caps_new_empty ();
-  GstCaps *ret;
+  GstCaps *same, *other, *ret;
   guint i;
 
+  if (gst_caps_is_any (caps))
+    return filter ? gst_caps_ref (filter) : gst_caps_ref (caps);
+
+  same = gst_caps_new_empty ();
+  other = gst_caps_new_empty ();
   for (i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_caps_get_structure (caps, i);
     GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    GstCapsFeatures *cuda, *sys;
 
     if (f && gst_caps_features_is_any (f)) {
-      cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
+      same = gst_caps_merge_structure_full (same, gst_structure_copy (s),
           gst_caps_features_copy (f));
       continue;
     }
-    cuda = gst_caps_merge_structure_full (cuda, gst_structure_copy (s),
-        gst_caps_features_new (GST_CUDA_FILTER_MEMORY_CUDA, NULL));
-    sys = gst_caps_merge_structure_full (sys, gst_structure_copy (s),
-        gst_caps_features_new_empty ());
+    cuda = gst_caps_features_new (GST_CUDA_FILTER_MEMORY_CUDA, NULL);
+    sys = gst_caps_features_new_empty ();
+    if (f && gst_caps_features_contains (f, GST_CUDA_FILTER_MEMORY_CUDA)) {
+      same = gst_caps_merge_structure_full (same, gst_structure_copy (s), cuda);
+      other = gst_caps_merge_structure_full (other, gst_structure_copy (s),
+          sys);
+    } else {
+      same = gst_caps_merge_structure_full (same, gst_structure_copy (s), sys);
+      other = gst_caps_merge_structure_full (other, gst_structure_copy (s),
+          cuda);
+    }
   }
-  ret = gst_caps_merge (cuda, sys);
+  ret = gst_caps_merge (same, other);
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, ret,

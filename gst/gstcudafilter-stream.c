@@ -19,6 +19,7 @@
 #include "gstcudafilter.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-host-allocator.h"
+#include "cudafilter-stats.h"
 #include "cudafilter-cuda-memory.h"
 #include "cf-host-memory.h"
 
@@ -99,6 +100,7 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   *outbuf = pf->outbuf;
   pf->outbuf = NULL;
   pending_free (pf);
+  gst_cuda_filter_stats_frame_done (self);
   return GST_FLOW_OK;
 }
 
