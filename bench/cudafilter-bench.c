@@ -7,6 +7,7 @@
  *
  * Prints a table and one "csv," line per case. */
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -310,9 +311,28 @@ run_case (int filter, const Format * fmt, int width, int height,
   cf_spec_free (spec);
 }
 
+/* A progress bar on stderr when it is a terminal, so long runs show where
+ * they are without disturbing the table or the CSV on stdout. */
+static void
+progress (guint done, guint total, const char *filter, const char *format)
+{
+  const int width = 30;
+  int filled = total ? (int) (width * done / total) : width;
+
+  if (!isatty (STDERR_FILENO))
+    return;
+  fprintf (stderr, "\r[%.*s%*s] %u/%u %-10s %-6s", filled,
+      "##############################", width - filled, "", done, total,
+      filter ? filter : "", format ? format : "");
+  if (done == total)
+    fprintf (stderr, "\n");
+  fflush (stderr);
+}
+
 int
 main (int argc, char **argv)
 {
+  guint total_cases, done_cases = 0;
   GOptionContext *ctx;
   GError *error = NULL;
   struct cudaDeviceProp prop;
@@ -379,6 +399,7 @@ main (int argc, char **argv)
 
   filters = g_strsplit (opt_filters, ",", -1);
   formats = g_strsplit (opt_formats, ",", -1);
+  total_cases = g_strv_length (filters) * g_strv_length (formats);
   for (char **f = filters; *f; f++) {
     int filter = lookup (g_strstrip (*f), filter_names,
         G_N_ELEMENTS (filter_names));
@@ -393,7 +414,9 @@ main (int argc, char **argv)
             "(rgba, gray8, gray16, i420)\n", *fm);
         return 2;
       }
+      progress (done_cases, total_cases, *f, *fm);
       run_case (filter, &fmt, width, height, border, stream);
+      progress (++done_cases, total_cases, NULL, NULL);
     }
   }
   g_strfreev (filters);

@@ -60,8 +60,16 @@ gboolean
 cf_host_register (gpointer data, gsize size)
 {
 #ifdef HAVE_CUDA
-  if (cuda_usable () && cudaHostRegister (data, size,
-          cudaHostRegisterPortable) == cudaSuccess)
+  struct cudaPointerAttributes attr;
+
+  if (!cuda_usable ())
+    return FALSE;
+  /* Memory that is pinned already (cudaHostAlloc'd, or registered by its
+   * owner) cannot be registered again: leave it, without an API error. */
+  if (cudaPointerGetAttributes (&attr, data) == cudaSuccess
+      && attr.type != cudaMemoryTypeUnregistered)
+    return FALSE;
+  if (cudaHostRegister (data, size, cudaHostRegisterPortable) == cudaSuccess)
     return TRUE;
   cudaGetLastError ();
 #endif

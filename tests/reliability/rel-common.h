@@ -115,6 +115,16 @@ rel_harness (int backend, GstBus ** bus, ...)
   return h;
 }
 
+/* Tears down a harness made with a bus: the bus is flushed first, since
+ * messages it still holds refer to the element, which refers to the bus. */
+static inline void
+rel_teardown (GstHarness * h, GstBus * bus)
+{
+  gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
 static inline void
 rel_set_caps (GstHarness * h, GstVideoInfo * info, const gchar * format,
     int w, int hgt)

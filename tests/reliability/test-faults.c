@@ -341,8 +341,7 @@ GST_START_TEST (test_alloc_failure_in_flight)
                 50)), GST_FLOW_OK);
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
   rel_assert_no_error (bus, "after restart");
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;

@@ -191,8 +191,7 @@ GST_START_TEST (test_harness_with_data)
       }
     }
     rel_assert_no_error (bus, sequences[s].name);
-    gst_harness_teardown (h);
-    gst_object_unref (bus);
+    rel_teardown (h, bus);
   }
   g_print ("harness states (%s): %u frames in == out\n",
       rel_backends[backend], frames);

@@ -151,8 +151,7 @@ GST_START_TEST (test_properties_from_another_thread)
   rel_assert_no_error (bus, "property changes");
   g_print ("properties (%s): %u frames in == out, %u changes from another "
       "thread\n", rel_backends[backend], in, t.changes);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;
@@ -220,8 +219,7 @@ GST_START_TEST (test_pause_play_under_load)
   rel_assert_no_error (bus, "pause/play");
   g_print ("pause/play under load (%s): %u frames in == out\n",
       rel_backends[backend], p.pushed);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;
@@ -310,8 +308,7 @@ GST_START_TEST (test_renegotiation_in_flight)
   rel_assert_no_error (bus, "renegotiation");
   g_print ("renegotiation (%s): %u frames in == out over %u caps\n",
       rel_backends[backend], n, 3 * (guint) G_N_ELEMENTS (steps));
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;
@@ -339,8 +336,7 @@ GST_START_TEST (test_caps_event_drains)
   drain (h);
   fail_unless_equals_int (pull_and_check (h, &b, &next, TRUE), 1);
   rel_assert_no_error (bus, "caps drain");
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;
@@ -397,8 +393,7 @@ GST_START_TEST (test_flushes)
   rel_assert_no_error (bus, "flushes");
   g_print ("flushes (%s): %u out, %u discarded by 60 flushes\n",
       rel_backends[backend], out_total + 5, discarded);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
+  rel_teardown (h, bus);
 }
 
 GST_END_TEST;
