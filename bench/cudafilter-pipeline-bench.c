@@ -5,7 +5,12 @@
  *
  * Sources cost nothing per frame: buffers are filled once and recycled,
  * either from the pool cudafilter proposes (pinned memory), from a few plain
- * system-memory buffers, or freshly allocated per frame. */
+ * system-memory buffers, or freshly allocated per frame.
+ *
+ * --cuda-memory measures the zero-copy paths instead: cudaupload !
+ * cudafilter ! cudadownload beside cudaupload ! cudadownload, and the
+ * element alone between CUDA-memory caps (buffers from the CUDA pool it
+ * proposes) beside a device-to-device copy of the frame. */
 #include <stdio.h>
 #include <string.h>
 #include <gst/gst.h>
@@ -23,6 +28,7 @@ static gboolean opt_no_peer = FALSE;
 static gboolean opt_latency = FALSE;
 static gchar *opt_cases = NULL;
 static gchar *opt_backend = NULL;
+static gboolean opt_cuda_memory = FALSE;
 
 static GOptionEntry entries[] = {
   {"size", 's', 0, G_OPTION_ARG_STRING, &opt_size, "Frame size (3840x2160)",
@@ -44,6 +50,8 @@ static GOptionEntry entries[] = {
       "Skip cudaupload ! cudadownload", NULL},
   {"latency", 0, 0, G_OPTION_ARG_NONE, &opt_latency,
       "Also measure per-frame latency with frames-in-flight=1", NULL},
+  {"cuda-memory", 0, 0, G_OPTION_ARG_NONE, &opt_cuda_memory,
+      "Measure the memory:CUDAMemory paths (see above)", NULL},
   {NULL}
 };
 
@@ -111,7 +119,8 @@ time_copy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
   return median (t, 9);
 }
 
-static void
+/* Prints the copy floors; returns the device-to-device copy in µs. */
+static double
 print_floors (size_t bytes, const char *label)
 {
   void *pinned, *pageable = g_malloc (bytes), *dev, *dev2;
@@ -122,7 +131,7 @@ print_floors (size_t bytes, const char *label)
       cudaMalloc (&dev2, bytes) != cudaSuccess) {
     g_print ("floors: no CUDA device, skipped\n");
     g_free (pageable);
-    return;
+    return -1.0;
   }
   memset (pinned, 1, bytes);
   memset (pageable, 1, bytes);
@@ -143,6 +152,7 @@ print_floors (size_t bytes, const char *label)
   cudaFree (dev);
   cudaFree (dev2);
   g_free (pageable);
+  return d2d;
 }
 
 /* Runs `chain` between appsrc and fakesink; returns frames per second, or
@@ -282,6 +292,55 @@ report (const char *what, const char *source, const char *label, double fps)
   g_print ("csv,pipeline,%s,%s,%s,%.1f\n", label, what, source, fps);
 }
 
+#define CUDA_CAPS_FILTER "video/x-raw(memory:CUDAMemory)"
+
+/* The zero-copy targets: what cudafilter adds between cudaupload and
+ * cudadownload (the caps filters keep every link in CUDA memory), and the
+ * element's own time per frame with CUDA memory on both sides. */
+static void
+run_cuda_memory_cases (GstCaps * caps, const char *label,
+    const char *filter_chain, double d2d_us)
+{
+  GstCaps *cuda_caps = gst_caps_copy (caps);
+  gchar *with, *cuda_label = g_strdup_printf ("%s-cuda", label);
+  const char *peer = "cudaupload ! " CUDA_CAPS_FILTER " ! cudadownload";
+  double peer_fps, with_fps, alone_fps, base_fps;
+
+  gst_caps_set_features (cuda_caps, 0,
+      gst_caps_features_new ("memory:CUDAMemory", NULL));
+  with = g_strdup_printf ("cudaupload ! " CUDA_CAPS_FILTER " ! %s ! "
+      CUDA_CAPS_FILTER " ! cudadownload", filter_chain);
+
+  g_print ("memory:CUDAMemory, %s, %d frames each:\n", label, opt_frames);
+  /* Same source buffers, same run: only cudafilter differs. */
+  peer_fps = run_case (peer, caps, "plain", FALSE);
+  with_fps = run_case (with, caps, "plain", FALSE);
+  report ("cudaupload ! cudadownload", "plain", label, peer_fps);
+  report ("cudaupload ! cudafilter ! cudadownload", "plain", label, with_fps);
+  if (peer_fps > 0 && with_fps > 0)
+    g_print ("  cudafilter adds %.1f%% time per frame (%.3f ms) between "
+        "cudaupload and cudadownload\n", 100.0 * (peer_fps / with_fps - 1.0),
+        1000.0 / with_fps - 1000.0 / peer_fps);
+  g_print ("csv,cuda-added,%s,%.1f,%.1f\n", label, peer_fps, with_fps);
+
+  /* Buffers from the CUDA pool cudafilter proposes, CUDA memory out. */
+  alone_fps = run_case (filter_chain, cuda_caps, "pool", FALSE);
+  base_fps = run_case ("identity", cuda_caps, "plain", FALSE);
+  report (filter_chain, "cuda", cuda_label, alone_fps);
+  report ("identity (appsrc ! fakesink cost)", "cuda", cuda_label, base_fps);
+  if (alone_fps > 0 && d2d_us > 0)
+    g_print ("  cudafilter alone, CUDA memory both sides: %.1f us/frame = "
+        "%.2fx the D2D copy (%.1f us); %.1f us without the source/sink "
+        "cost\n", 1e6 / alone_fps, 1e6 / alone_fps / d2d_us, d2d_us,
+        base_fps > 0 ? 1e6 / alone_fps - 1e6 / base_fps : 0.0);
+  g_print ("csv,cuda-alone,%s,%.1f,%.1f,%.1f\n", label, alone_fps, base_fps,
+      d2d_us);
+
+  g_free (with);
+  g_free (cuda_label);
+  gst_caps_unref (cuda_caps);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -327,7 +386,17 @@ main (int argc, char **argv)
         && cudaGetDeviceProperties (&prop, dev) == cudaSuccess)
       g_print ("device %d: %s\n", dev, prop.name);
   }
-  print_floors (info.size, label);
+  {
+    double d2d = print_floors (info.size, label);
+
+    if (opt_cuda_memory) {
+      run_cuda_memory_cases (caps, label, filter_chain, d2d);
+      g_free (filter_chain);
+      g_free (label);
+      gst_caps_unref (caps);
+      return 0;
+    }
+  }
   g_print ("pipelines, %s, %d frames each:\n", label, opt_frames);
 
   cases = g_strsplit (opt_cases ? opt_cases : "pool,plain,fresh", ",", -1);

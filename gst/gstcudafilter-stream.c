@@ -266,6 +266,57 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
+/* Recreates the CUDA backend inside `ctx`, which becomes the element's
+ * context; the old backend is freed in the context it was made in.  With
+ * ctx NULL the new backend runs on the device's primary context. */
+static gboolean
+move_backend (GstCudaFilter * self, GstObject * ctx, gint device_id)
+{
+  CfBackend *backend;
+  GError *err = NULL;
+  gboolean pushed;
+
+  pushed = gst_cuda_filter_cuda_push (self);
+  g_clear_pointer (&self->backend, cf_backend_free);
+  gst_cuda_filter_cuda_pop (pushed);
+
+  gst_cuda_filter_cuda_set_context_object (self, ctx);
+  pushed = gst_cuda_filter_cuda_push (self);
+  backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (backend == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Could not filter on the CUDA device: %s. Set cuda-device-id to "
+            "another GPU, or use backend=cpu.", err->message), (NULL));
+    g_error_free (err);
+    return FALSE;
+  }
+  self->backend = backend;
+  self->backend_in_context = pushed;
+  if (self->depth)
+    cf_backend_set_max_in_flight (backend, self->depth);
+  GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
+  return TRUE;
+}
+
+static gint
+device_id_property (GstCudaFilter * self)
+{
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  return device_id;
+}
+
+static gboolean
+backend_is_cuda (GstCudaFilter * self)
+{
+  return self->backend != NULL
+      && cf_backend_kind (self->backend) == CF_BACKEND_CUDA;
+}
+
 /* Upstream CUDA memory of another context (a decoder that made its own,
  * say): move the backend into that context, so its buffers are read in
  * place, and renegotiate the output pool on it. */
@@ -273,19 +324,13 @@ static GstFlowReturn
 adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
 {
   GstObject *ctx;
-  CfBackend *backend;
-  GError *err = NULL;
   GstFlowReturn ret;
-  gboolean pushed;
-  gint device_id;
+  gboolean ok;
 
-  if (self->backend == NULL || cf_backend_kind (self->backend) !=
-      CF_BACKEND_CUDA)
+  if (!backend_is_cuda (self))
     return GST_FLOW_OK;
-  GST_OBJECT_LOCK (self);
-  device_id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-  ctx = gst_cuda_filter_cuda_context_to_adopt (self, inbuf, device_id);
+  ctx = gst_cuda_filter_cuda_context_to_adopt (self, inbuf,
+      device_id_property (self));
   if (ctx == NULL)
     return GST_FLOW_OK;
 
@@ -295,30 +340,45 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
     gst_object_unref (ctx);
     return ret;
   }
-  pushed = gst_cuda_filter_cuda_push (self);
-  g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_cuda_pop (pushed);
-
-  gst_cuda_filter_cuda_set_context_object (self, ctx);
+  ok = move_backend (self, ctx, -1);
   gst_object_unref (ctx);
-  pushed = gst_cuda_filter_cuda_push (self);
-  backend = cf_backend_new (CF_BACKEND_CUDA, -1, &err);
-  gst_cuda_filter_cuda_pop (pushed);
-  if (backend == NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not filter on the CUDA device of the upstream buffers: %s. "
-            "Set cuda-device-id to another GPU, or use backend=cpu.",
-            err->message), (NULL));
-    g_error_free (err);
+  if (!ok)
     return GST_FLOW_ERROR;
-  }
-  self->backend = backend;
-  self->backend_in_context = pushed;
-  if (self->depth)
-    cf_backend_set_max_in_flight (backend, self->depth);
-  GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   return GST_FLOW_OK;
+}
+
+/* CUDA memory on either pad needs a GstCudaContext (shared with the
+ * neighbours, or a new one) for its pools and mappings: the backend moves
+ * into it.  System memory on both pads keeps the backend on the device's
+ * primary context, as the CUDA runtime uses it. */
+static gboolean
+gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstObject *ctx;
+  gint device_id;
+
+  if (!base_class->set_caps (trans, incaps, outcaps))
+    return FALSE;
+  if (self->cuda_context != NULL || !backend_is_cuda (self)
+      || !(gst_cuda_filter_caps_are_cuda (incaps)
+          || gst_cuda_filter_caps_are_cuda (outcaps)))
+    return TRUE;
+
+  /* Pending frames were drained before the caps event. */
+  device_id = device_id_property (self);
+  g_clear_pointer (&self->backend, cf_backend_free);
+  if (!gst_cuda_filter_cuda_open (self, device_id))
+    return move_backend (self, NULL, device_id);
+  ctx = gst_object_ref (self->cuda_context);
+  if (!move_backend (self, ctx, device_id)) {
+    gst_object_unref (ctx);
+    return FALSE;
+  }
+  gst_object_unref (ctx);
+  return TRUE;
 }
 
 static GstFlowReturn
@@ -334,23 +394,15 @@ gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
   return base_class->submit_input_buffer (trans, is_discont, input);
 }
 
-/* The CUDA context is found (or made) before the backend, which is then
- * created inside it. */
+/* A CUDA context set on the element (by the application, or shared in the
+ * pipeline) hosts the backend from the start; otherwise one is taken only
+ * when CUDA memory is negotiated (set_caps). */
 static gboolean
 gst_cuda_filter_stream_start (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterBackend choice;
-  gint device_id;
   gboolean pushed, ok;
 
-  GST_OBJECT_LOCK (self);
-  choice = self->backend_choice;
-  device_id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-
-  if (choice != GST_CUDA_FILTER_BACKEND_CPU && cf_cuda_device_count (NULL) > 0)
-    gst_cuda_filter_cuda_open (self, device_id);
   pushed = gst_cuda_filter_cuda_push (self);
   ok = element_start (trans);
   gst_cuda_filter_cuda_pop (pushed);
@@ -587,6 +639,7 @@ gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class)
   element_start = trans_class->start;
   element_stop = trans_class->stop;
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_start);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_stop);
   trans_class->submit_input_buffer =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);

@@ -233,15 +233,16 @@ GST_START_TEST (test_state_changes_under_load)
     GST_STATE_PAUSED, GST_STATE_NULL
   };
   int backend = __i__;
-  gchar *desc = g_strdup_printf ("videotestsrc pattern=snow ! "
-      "video/x-raw,format=NV12,width=96,height=64 ! queue max-size-buffers=4 "
-      "! cudafilter backend=%s frames-in-flight=3 filter=sobel ! fakesink "
-      "sync=false", rel_backends[backend]);
+  gchar *desc;
   GstElement *pipe;
   GstBus *bus;
   guint i;
 
   REL_SKIP_WITHOUT (backend);
+  desc = g_strdup_printf ("videotestsrc pattern=snow ! "
+      "video/x-raw,format=NV12,width=96,height=64 ! queue max-size-buffers=4 "
+      "! cudafilter backend=%s frames-in-flight=3 filter=sobel ! fakesink "
+      "sync=false", rel_backends[backend]);
   pipe = gst_parse_launch (desc, NULL);
   fail_unless (pipe != NULL);
   bus = gst_element_get_bus (pipe);
@@ -412,16 +413,17 @@ count_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
 GST_START_TEST (test_seeks)
 {
   int backend = __i__;
-  gchar *desc = g_strdup_printf ("videotestsrc ! video/x-raw,format=RGBA,"
-      "width=80,height=60,framerate=30/1 ! cudafilter backend=%s "
-      "frames-in-flight=3 ! fakesink name=sink sync=false "
-      "signal-handoffs=true", rel_backends[backend]);
+  gchar *desc;
   GstElement *pipe, *sink;
   GstBus *bus;
   guint64 last[2] = { 0, 0 };
   guint i;
 
   REL_SKIP_WITHOUT (backend);
+  desc = g_strdup_printf ("videotestsrc ! video/x-raw,format=RGBA,"
+      "width=80,height=60,framerate=30/1 ! cudafilter backend=%s "
+      "frames-in-flight=3 ! fakesink name=sink sync=false "
+      "signal-handoffs=true", rel_backends[backend]);
   pipe = gst_parse_launch (desc, NULL);
   sink = gst_bin_get_by_name (GST_BIN (pipe), "sink");
   bus = gst_element_get_bus (pipe);
