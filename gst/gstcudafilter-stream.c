@@ -61,10 +61,13 @@ upstream_is_live (GstCudaFilter * self)
   return live;
 }
 
-/* Chosen at the first frame, when upstream can tell whether it is live. */
+/* Chosen at the first frame, when upstream can tell whether it is live.
+ * QoS (dropping frames that would arrive late) is for live pipelines only:
+ * elsewhere every frame that goes in comes out. */
 static void
 choose_depth (GstCudaFilter * self)
 {
+  gboolean live = upstream_is_live (self);
   guint wanted;
 
   GST_OBJECT_LOCK (self);
@@ -72,11 +75,12 @@ choose_depth (GstCudaFilter * self)
   GST_OBJECT_UNLOCK (self);
 
   if (wanted == 0)
-    wanted = upstream_is_live (self) ? 1 : AUTO_DEPTH;
+    wanted = live ? 1 : AUTO_DEPTH;
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
-  GST_INFO_OBJECT (self, "%u frame(s) in flight on %s", wanted,
-      cf_backend_describe (self->backend));
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
+  GST_INFO_OBJECT (self, "%u frame(s) in flight on %s, %s upstream", wanted,
+      cf_backend_describe (self->backend), live ? "live" : "non-live");
 }
 
 /* Completes the oldest pending frame; its output goes to *outbuf. */
