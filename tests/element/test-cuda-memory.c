@@ -36,6 +36,22 @@ static const gchar *all_formats[] = { "GRAY8", "GRAY16_LE", "RGB", "BGR",
   "YV12", "NV12", "NV21", "Y42B", "Y444", "GBR", "GBRA"
 };
 
+/* What GStreamer's CUDA allocator can lay out (1.22 aborts on the others). */
+static const gchar *cuda_formats[] = { "RGB", "BGR", "RGBA", "BGRA", "ARGB",
+  "ABGR", "RGBx", "BGRx", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"
+};
+
+static gboolean
+in_list (const gchar * format, const gchar ** list, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (g_str_equal (format, list[i]))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 structure_is_cuda (GstCaps * caps, guint i)
 {
@@ -97,8 +113,13 @@ GST_START_TEST (test_templates)
       fail_unless (caps_have (templ, all_formats[f], FALSE),
           "%s template lacks system-memory %s", pads[p], all_formats[f]);
 #ifdef HAVE_GST_CUDA
-      fail_unless (caps_have (templ, all_formats[f], TRUE),
-          "%s template lacks CUDA-memory %s", pads[p], all_formats[f]);
+      if (in_list (all_formats[f], cuda_formats, G_N_ELEMENTS (cuda_formats)))
+        fail_unless (caps_have (templ, all_formats[f], TRUE),
+            "%s template lacks CUDA-memory %s", pads[p], all_formats[f]);
+      else
+        fail_if (caps_have (templ, all_formats[f], TRUE),
+            "%s template offers CUDA-memory %s, which GStreamer's CUDA "
+            "allocator cannot hold", pads[p], all_formats[f]);
 #else
       fail_if (caps_have (templ, all_formats[f], TRUE),
           "%s template offers CUDA memory in a build without it", pads[p]);
@@ -530,7 +551,7 @@ static const gchar *filters[] = {
 };
 
 static const gchar *gpu_formats[] = { "RGBA", "I420", "NV12", "BGRx", "RGB",
-  "Y444", "Y42B", "GRAY8"
+  "Y444", "Y42B"
 };
 
 static gboolean
