@@ -36,6 +36,7 @@ static const gchar *all_formats[] = { "GRAY8", "GRAY16_LE", "RGB", "BGR",
   "YV12", "NV12", "NV21", "Y42B", "Y444", "GBR", "GBRA"
 };
 
+#ifdef HAVE_GST_CUDA
 /* What GStreamer's CUDA allocator can lay out (1.22 aborts on the others). */
 static const gchar *cuda_formats[] = { "RGB", "BGR", "RGBA", "BGRA", "ARGB",
   "ABGR", "RGBx", "BGRx", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"
@@ -51,6 +52,7 @@ in_list (const gchar * format, const gchar ** list, guint n)
       return TRUE;
   return FALSE;
 }
+#endif
 
 static gboolean
 structure_is_cuda (GstCaps * caps, guint i)
