@@ -83,6 +83,19 @@ choose_depth (GstCudaFilter * self)
       cf_backend_describe (self->backend), live ? "live" : "non-live");
 }
 
+/* Posts the backend's error for a frame (pf may be NULL) and drops it. */
+static GstFlowReturn
+frame_failed (GstCudaFilter * self, CfPendingFrame * pf, GError * err)
+{
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Filtering a frame on %s failed: %s",
+          cf_backend_describe (self->backend), err->message), (NULL));
+  g_error_free (err);
+  if (pf)
+    pending_free (pf);
+  return GST_FLOW_ERROR;
+}
+
 /* Completes the oldest pending frame; its output goes to *outbuf. */
 static GstFlowReturn
 finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
@@ -93,14 +106,8 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
   gboolean ok = cf_backend_wait (self->backend, &err);
 
   gst_cuda_filter_cuda_pop (pushed);
-  if (!ok) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering a frame on %s failed: %s",
-            cf_backend_describe (self->backend), err->message), (NULL));
-    g_error_free (err);
-    pending_free (pf);
-    return GST_FLOW_ERROR;
-  }
+  if (!ok)
+    return frame_failed (self, pf, err);
   *outbuf = pf->outbuf;
   pf->outbuf = NULL;
   pending_free (pf);
@@ -258,14 +265,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
       &err);
   gst_cuda_filter_cuda_pop (pushed);
-  if (!ok) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering a frame on %s failed: %s",
-            cf_backend_describe (self->backend), err->message), (NULL));
-    g_error_free (err);
-    pending_free (pf);
-    return GST_FLOW_ERROR;
-  }
+  if (!ok)
+    return frame_failed (self, pf, err);
   g_queue_push_tail (&self->pending, pf);
   return GST_FLOW_OK;
 }
@@ -625,14 +626,7 @@ gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
   ok = cf_backend_process (self->backend, self->spec, &self->layout, &in,
       &out, &err);
   gst_cuda_filter_cuda_pop (pushed);
-  if (!ok) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering a frame on %s failed: %s",
-            cf_backend_describe (self->backend), err->message), (NULL));
-    g_error_free (err);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return ok ? GST_FLOW_OK : frame_failed (self, NULL, err);
 }
 
 void
