@@ -26,7 +26,7 @@ struct _GstCudaFilter
   GstCudaFilterPlanes planes;
   GstCudaFilterBackend backend_choice;
   gint device_id;
-  guint frames_in_flight;       /* 0 = auto: 1 when live, else 3 */
+  guint frames_in_flight;       /* 0 = auto: 1 when live, else 4 */
   gboolean dirty;               /* spec and layout must be rebuilt */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
