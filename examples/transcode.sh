@@ -7,8 +7,8 @@
 #   examples/transcode.sh in.mkv edges.mkv -- filter=sobel planes=luma
 #
 # Without INPUT a 2-second test clip is made first.  The encoder is the
-# first one installed of x264enc, vp8enc, openh264enc and jpegenc (set
-# ENCODER to one of those names to choose).  At the end the output is
+# first one installed, with its decoder, of x264enc, vp8enc, openh264enc
+# and jpegenc (set ENCODER to one of those names to choose).  At the end the output is
 # decoded again and its frames are counted: as many as went in, or the
 # script fails.
 #
@@ -40,9 +40,20 @@ have cudafilter || {
   echo "cudafilter not found: set GST_PLUGIN_PATH to the folder holding" \
     "libgstcudafilter.so" >&2; exit 1; }
 
+# An encoder is only useful here with a decoder for what it makes (the
+# input is decoded, and so is the output to count its frames).
+can_decode () {
+  case $1 in
+    x264enc|openh264enc) have avdec_h264 || have openh264dec ;;
+    vp8enc) have vp8dec ;;
+    jpegenc) have jpegdec ;;
+    *) return 1 ;;
+  esac
+}
+
 if [ -z "${ENCODER:-}" ]; then
   for e in x264enc vp8enc openh264enc jpegenc; do
-    if have $e; then ENCODER=$e; break; fi
+    if have $e && can_decode $e; then ENCODER=$e; break; fi
   done
 fi
 case "${ENCODER:-}" in

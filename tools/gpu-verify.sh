@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# gpu-verify.sh BUILD OUTDIR [STEP...]: every check the GPU host is needed
+# for, in one call (device time is scarce: start the machine once).  Steps,
+# in order (default: all):
+#
+#   suite       the GPU tests of the build (tools/gpu-suite.sh -g), including
+#               element/streaming/cuda-memory with backend=cuda
+#   sanitize    compute-sanitizer memcheck on the GPU parity and in-flight tests
+#   cudamem     memory:CUDAMemory pipelines (tests/element/gpu-cuda-memory.sh)
+#   reliability states/stress/leaks with CUDA, soak, sanitizers
+#               (tests/reliability/gpu-run.sh)
+#   examples    examples/run-gpu-examples.sh with backend=cuda
+#   pipeline    bench/cudafilter-pipeline-bench at 4K and 1080p, with floors
+#               and the cudaupload ! cudadownload peer
+#   kernels     bench/targets.sh (kernel times against the D2D copy)
+#
+# Run from the project root after `source .gpu/env.sh` (see
+# ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
+# one logs.tgz (the device tool returns at most 8 files).
+set -u
+build=${1:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
+out=${2:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
+shift 2
+steps=${*:-suite sanitize cudamem reliability examples pipeline kernels}
+mkdir -p "$out/logs"
+summary=$out/summary.txt
+export GST_PLUGIN_PATH=$PWD/$build/gst CK_FORK=no
+
+step () {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$out/logs/$name.log" 2>&1
+  local rc=$?
+  printf '%-12s rc=%-3d %4ds  %s\n' "$name" "$rc" $((SECONDS - start)) \
+    "$(grep -E 'Checks:|SUMMARY|PASS|FAIL|fps|passed|failed' \
+      "$out/logs/$name.log" | tail -n 1)" | tee -a "$summary"
+}
+
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader \
+  | tee "$summary"
+for s in $steps; do
+  case $s in
+    suite) step suite 240 tools/gpu-suite.sh -b "$build" -g ;;
+    sanitize)
+      step memcheck-parity 240 compute-sanitizer --tool memcheck \
+        "$build/tests/gpu/test-parity"
+      step memcheck-inflight 120 compute-sanitizer --tool memcheck \
+        "$build/tests/gpu/test-inflight" ;;
+    cudamem) step cudamem 480 tests/element/gpu-cuda-memory.sh "$build" \
+        "$out/logs/cudamem" ;;
+    reliability) step reliability 400 tests/reliability/gpu-run.sh "$build" \
+        "$out/logs/reliability" ;;
+    examples) step examples 240 examples/run-gpu-examples.sh "$build" \
+        "$out/logs/examples" ;;
+    pipeline)
+      step pipeline-4k 180 "$build/bench/cudafilter-pipeline-bench" \
+        --size 3840x2160 --frames 600 --latency
+      step pipeline-1080 120 "$build/bench/cudafilter-pipeline-bench" \
+        --size 1920x1080 --frames 2000 --latency ;;
+    kernels) step kernels 300 bench/targets.sh "$build" 100 ;;
+    *) echo "unknown step $s" | tee -a "$summary" ;;
+  esac
+done
+tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$out/logs"
