@@ -128,7 +128,19 @@ main (int argc, char **argv)
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
-    fprintf (stderr, "The pipeline did not start\n");
+    /* The element says why on the bus (no CUDA device, bad settings...). */
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    if (msg) {
+      gst_message_parse_error (msg, &err, NULL);
+      fprintf (stderr, "The pipeline did not start: %s\n", err->message);
+      g_clear_error (&err);
+      gst_message_unref (msg);
+    } else {
+      fprintf (stderr, "The pipeline did not start\n");
+    }
+    gst_object_unref (bus);
     return 1;
   }
 

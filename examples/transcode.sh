@@ -7,8 +7,10 @@
 #   examples/transcode.sh in.mkv edges.mkv -- filter=sobel planes=luma
 #
 # Without INPUT a 2-second test clip is made first.  The encoder is the
-# first one installed, with its decoder, of x264enc, vp8enc, openh264enc
-# and jpegenc (set ENCODER to one of those names to choose).  At the end the output is
+# first one installed, with its decoder, of x264enc (MP4), vp8enc (WebM),
+# openh264enc (MP4) and jpegenc (Matroska) (set ENCODER to one of those
+# names to choose); the container follows it, not OUTPUT's name, and
+# OUTPUT defaults to filtered.mp4/.webm/.mkv.  At the end the output is
 # decoded again and its frames are counted: as many as went in, or the
 # script fails.
 #
@@ -75,6 +77,11 @@ if [ -z "$INPUT" ]; then
     filesink location="$INPUT"
 fi
 OUTPUT=${OUTPUT:-filtered.$EXT}
+case $OUTPUT in
+  *.$EXT) ;;
+  *) echo "Note: $OUTPUT will be a .$EXT file ($ENCODER), whatever its name;" \
+      "set ENCODER to choose the encoder" >&2 ;;
+esac
 
 # Counts the decoded frames of a file (fakesink reports each buffer).
 count_frames () {

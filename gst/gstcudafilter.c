@@ -148,8 +148,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_int ("kernel-size", "Kernel size",
           "Kernel width and height in pixels: odd, up to "
           G_STRINGIFY (CF_MAX_TAPS) ", or 0 to derive it (from sigma as "
-          "OpenCV for gaussian and sharpen, 3 otherwise); the aperture of "
-          "sobel, sobel-x, sobel-y and laplacian; not used by scharr and custom",
+          "OpenCV for gaussian and sharpen, 1 for laplacian, 3 otherwise); "
+          "the aperture of sobel, sobel-x, sobel-y and laplacian; not used by "
+          "scharr and custom",
           0, CF_MAX_TAPS, defaults.kernel_size, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
