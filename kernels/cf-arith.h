@@ -92,11 +92,12 @@ cf_post_linear (long long acc, int shift, long long bias, int maxval)
 }
 
 /* CF_OP_ABS: as OpenCV's convertScaleAbs of a CV_16S derivative for 8-bit
- * samples; 16-bit samples skip the 16S clamp. */
+ * samples; 16-bit samples skip the 16S clamp.  `acc` is the exact sum as a
+ * float (kernels that sum in float call this directly). */
 CF_HD int
-cf_post_abs (long long acc, float scale, float offset, int maxval)
+cf_post_abs_f (float acc, float scale, float offset, int maxval)
 {
-  float v = rintf (CF_FMA (CF_LL2F (acc), scale, offset));
+  float v = rintf (CF_FMA (acc, scale, offset));
 
   if (maxval == 255) {
     if (v > 32767.0f)
@@ -107,16 +108,29 @@ cf_post_abs (long long acc, float scale, float offset, int maxval)
   return cf_saturate_float (fabsf (v), maxval);
 }
 
-/* CF_OP_MAGNITUDE: gradient magnitude of two unscaled derivatives. */
+CF_HD int
+cf_post_abs (long long acc, float scale, float offset, int maxval)
+{
+  return cf_post_abs_f (CF_LL2F (acc), scale, offset, maxval);
+}
+
+/* CF_OP_MAGNITUDE: gradient magnitude of two unscaled derivatives, given
+ * as floats. */
+CF_HD int
+cf_post_magnitude_f (float fx, float fy, float scale, float offset,
+    int maxval)
+{
+  float m = CF_SQRT (CF_FMA (fx, fx, CF_MUL (fy, fy)));
+
+  return cf_saturate_float (rintf (CF_FMA (m, scale, offset)), maxval);
+}
+
 CF_HD int
 cf_post_magnitude (long long gx, long long gy, float scale, float offset,
     int maxval)
 {
-  float fx = CF_LL2F (gx);
-  float fy = CF_LL2F (gy);
-  float m = CF_SQRT (CF_FMA (fx, fx, CF_MUL (fy, fy)));
-
-  return cf_saturate_float (rintf (CF_FMA (m, scale, offset)), maxval);
+  return cf_post_magnitude_f (CF_LL2F (gx), CF_LL2F (gy), scale, offset,
+      maxval);
 }
 
 /* CF_OP_SHARPEN: unsharp mask from the source sample and its blurred value. */

@@ -162,8 +162,8 @@ to_float (int v)
   return __int2float_rn (v);
 }
 
-/* cf_post with the sums given as exact numbers (see cf-arith.h, which this
- * follows step by step; the sums fit int32 as the spec is !wide_acc). */
+/* cf_post with the sums given as exact numbers: the float forms of
+ * cf-arith.h's steps (the sums fit int32 as the spec is !wide_acc). */
 __device__ __forceinline__ int
 post_linear (const FastArgs & a, int acc)
 {
@@ -174,22 +174,11 @@ template < typename A > __device__ __forceinline__ int
 post (const FastArgs & a, A acc0, A acc1, int centre)
 {
   switch (a.op) {
-    case CF_OP_ABS:{
-      float v = rintf (CF_FMA (to_float (acc0), a.scale, a.offset));
-      if (a.maxval == 255) {
-        if (v > 32767.0f)
-          v = 32767.0f;
-        if (v < -32768.0f)
-          v = -32768.0f;
-      }
-      return cf_saturate_float (fabsf (v), a.maxval);
-    }
-    case CF_OP_MAGNITUDE:{
-      float fx = to_float (acc0), fy = to_float (acc1);
-      float m = CF_SQRT (CF_FMA (fx, fx, CF_MUL (fy, fy)));
-      return cf_saturate_float (rintf (CF_FMA (m, a.scale, a.offset)),
-          a.maxval);
-    }
+    case CF_OP_ABS:
+      return cf_post_abs_f (to_float (acc0), a.scale, a.offset, a.maxval);
+    case CF_OP_MAGNITUDE:
+      return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
+          a.offset, a.maxval);
     case CF_OP_SHARPEN:
       return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
           a.amount, a.maxval);

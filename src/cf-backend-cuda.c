@@ -324,25 +324,6 @@ finish_frame (CfBackendCuda * backend, CfCudaSlot * self, GError ** error)
   return TRUE;
 }
 
-static gboolean
-check_layout (const CfSpec * spec, const CfLayout * layout, GError ** error)
-{
-  if (layout->n_planes < 0 || layout->n_planes > CF_MAX_PLANES ||
-      layout->n_channels < 0 || layout->n_channels > CF_MAX_CHANNELS) {
-    g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
-        "Layout with %d planes and %d channels is not supported",
-        layout->n_planes, layout->n_channels);
-    return FALSE;
-  }
-  if (layout->sample_bytes != spec->kp.sample_bytes) {
-    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
-        "Filter built for %d-byte samples, but the frame has %d-byte samples",
-        spec->kp.sample_bytes, layout->sample_bytes);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 /* On failure, lets queued copies finish with the caller's buffers before
  * returning, and clears a non-sticky error so the next frame can try. */
 static void
@@ -364,8 +345,6 @@ cf_backend_cuda_submit (CfBackend * backend, const CfSpec * spec,
   gboolean ok;
   int previous;
 
-  if (!check_layout (spec, layout, error))
-    return FALSE;
   if (self->count >= ring) {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
         "%u frames already in flight", self->count);
@@ -415,8 +394,6 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
   gboolean ok;
   int previous;
 
-  if (!check_layout (spec, layout, error))
-    return FALSE;
   if (!enter_device (self, &previous, error))
     return FALSE;
   ok = queue_frame (slot, spec, layout, in, out, error)

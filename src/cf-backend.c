@@ -67,6 +67,27 @@ cf_backend_describe (const CfBackend * backend)
   return backend->description;
 }
 
+/* One check for every backend: a layout the kernels can take, samples of
+ * the size the spec was built for. */
+static gboolean
+check_layout (const CfSpec * spec, const CfLayout * layout, GError ** error)
+{
+  if (layout->n_planes < 0 || layout->n_planes > CF_MAX_PLANES ||
+      layout->n_channels < 0 || layout->n_channels > CF_MAX_CHANNELS) {
+    g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
+        "Layout with %d planes and %d channels is not supported",
+        layout->n_planes, layout->n_channels);
+    return FALSE;
+  }
+  if (layout->sample_bytes != spec->kp.sample_bytes) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "Filter built for %d-byte samples, but the frame has %d-byte samples",
+        spec->kp.sample_bytes, layout->sample_bytes);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 gboolean
 cf_backend_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
@@ -74,8 +95,9 @@ cf_backend_process (CfBackend * backend, const CfSpec * spec,
 {
   g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
   g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (layout->sample_bytes == spec->kp.sample_bytes, FALSE);
 
+  if (!check_layout (spec, layout, error))
+    return FALSE;
   return backend->klass->process (backend, spec, layout, in, out, error);
 }
 
@@ -108,8 +130,10 @@ cf_backend_submit (CfBackend * backend, const CfSpec * spec,
 
   g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
   g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (layout->sample_bytes == spec->kp.sample_bytes, FALSE);
   g_return_val_if_fail (backend->in_flight < backend->max_in_flight, FALSE);
+
+  if (!check_layout (spec, layout, error))
+    return FALSE;
 
   start = g_get_monotonic_time ();
   if (backend->klass->submit) {
