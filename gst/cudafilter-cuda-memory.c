@@ -120,6 +120,28 @@ gst_cuda_filter_transform_caps (GstBaseTransform * trans,
   return ret;
 }
 
+/* The memory of the other pad wins when the peer takes it: a peer's own
+ * order would otherwise decide (cudadownload lists system memory first, and
+ * a decoder's frames would go to the host and back for nothing). */
+static GstCaps *
+gst_cuda_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  gboolean cuda = gst_cuda_filter_caps_are_cuda (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCaps *one = gst_caps_copy_nth (othercaps, i);
+
+    if (gst_cuda_filter_caps_are_cuda (one) == cuda) {
+      gst_caps_unref (othercaps);
+      return gst_caps_fixate (one);
+    }
+    gst_caps_unref (one);
+  }
+  return gst_caps_fixate (othercaps);
+}
+
 void
 gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
@@ -129,6 +151,7 @@ gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_fixate_caps);
   gst_cuda_memory_init_once ();
 }
 
@@ -277,6 +300,11 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     }
     GST_WARNING_OBJECT (self, "could not map CUDA memory on the device, "
         "going through the host");
+  } else if (cmem != NULL) {
+    GST_DEBUG_OBJECT (self, "CUDA memory through the host: %s",
+        !device_ok ? "the backend is not in a CUDA context" :
+        self->cuda_context == NULL ? "the element has no CUDA context" :
+        "the memory is of another CUDA context, or mixed");
   }
   return gst_video_frame_map (frame, &layout, buf, flags);
 }

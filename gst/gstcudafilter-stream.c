@@ -197,6 +197,24 @@ pin_recycled_memory (GstBuffer * buf)
   }
 }
 
+/* Says once, and again when it changes, where the frames are read and
+ * written: CUDA memory read through the host costs two copies a frame. */
+static void
+log_memory_path (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    gboolean in_dev, gboolean out_dev)
+{
+  gint path = 1 + (in_dev ? 1 : 0) + (out_dev ? 2 : 0);
+
+  if (path == self->memory_path)
+    return;
+  self->memory_path = path;
+  GST_INFO_OBJECT (self, "reading %s, writing %s (input %" GST_PTR_FORMAT
+      ", output %" GST_PTR_FORMAT ")",
+      in_dev ? "device memory in place" : "through host memory",
+      out_dev ? "device memory in place" : "through host memory", inbuf,
+      outbuf);
+}
+
 static GstFlowReturn
 submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 {
@@ -256,6 +274,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 
   if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
     pin_recycled_memory (inbuf);
+  log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
 
   gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
   gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
@@ -424,6 +443,7 @@ gst_cuda_filter_stream_stop (GstBaseTransform * trans)
 
   gst_cuda_filter_cuda_pop (pushed);
   self->backend_in_context = FALSE;
+  self->memory_path = 0;
   gst_cuda_filter_cuda_close (self);
   return ok;
 }

@@ -40,6 +40,7 @@ struct _GstCudaFilter
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
+  gint memory_path;             /* last (input, output) on device, for logs */
 };
 
 /* Between the element and its streaming half (gstcudafilter-stream.c). */

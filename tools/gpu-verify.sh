@@ -16,12 +16,15 @@
 #
 # Run from the project root after `source .gpu/env.sh` (see
 # ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
-# one logs.tgz (the device tool returns at most 8 files).
+# one logs.tgz (the device tool returns at most 8 files).  With
+# CF_VERIFY_BUDGET=SECONDS, steps are cut short or skipped so that the whole
+# run, logs included, ends within that time.
 set -u
 build=${1:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
 out=${2:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
 shift 2
 steps=${*:-suite sanitize cudamem reliability examples pipeline kernels}
+budget=${CF_VERIFY_BUDGET:-86400}
 mkdir -p "$out/logs"
 summary=$out/summary.txt
 export GST_PLUGIN_PATH=$PWD/$build/gst CK_FORK=no
@@ -29,7 +32,12 @@ export GST_PLUGIN_PATH=$PWD/$build/gst CK_FORK=no
 step () {
   local name=$1 limit=$2
   shift 2
-  local start=$SECONDS
+  local start=$SECONDS left=$((budget - SECONDS - 15))
+  if [ "$left" -lt 20 ]; then
+    printf '%-12s skipped: out of time\n' "$name" | tee -a "$summary"
+    return
+  fi
+  [ "$limit" -gt "$left" ] && limit=$left
   timeout "$limit" "$@" >"$out/logs/$name.log" 2>&1
   local rc=$?
   printf '%-12s rc=%-3d %4ds  %s\n' "$name" "$rc" $((SECONDS - start)) \
@@ -41,7 +49,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader \
   | tee "$summary"
 for s in $steps; do
   case $s in
-    suite) step suite 240 tools/gpu-suite.sh -b "$build" -g ;;
+    suite)
+      step suite 300 tools/gpu-suite.sh -b "$build" -g -t 90
+      cp -r "$build/gpu-suite-logs" "$out/logs/suite" 2>/dev/null ;;
     sanitize)
       step memcheck-parity 240 compute-sanitizer --tool memcheck \
         "$build/tests/gpu/test-parity"

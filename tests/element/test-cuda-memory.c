@@ -466,14 +466,20 @@ pad_caps_are_cuda (GstElement * pipeline, const gchar * element,
 
   fail_unless (caps != NULL, "%s.%s has no caps", element, pad_name);
   cuda = structure_is_cuda (caps, 0);
-  GST_INFO ("%s.%s: %" GST_PTR_FORMAT, element, pad_name, caps);
+  if (!cuda) {
+    gchar *str = gst_caps_to_string (caps);
+
+    g_print ("%s.%s negotiated %s\n", element, pad_name, str);
+    g_free (str);
+  }
   gst_caps_unref (caps);
   gst_object_unref (pad);
   gst_object_unref (e);
   return cuda;
 }
 
-/* The CUDA context an element answers a context query with, or NULL. */
+/* The CUDA context an element answers a context query with, or NULL (the
+ * context's structure holds it under its type's name). */
 static GstCudaContext *
 element_context (GstElement * pipeline, const gchar * element)
 {
@@ -487,7 +493,8 @@ element_context (GstElement * pipeline, const gchar * element)
 
     gst_query_parse_context (q, &context);
     if (context)
-      gst_structure_get (gst_context_get_structure (context), "cuda-context",
+      gst_structure_get (gst_context_get_structure (context),
+          GST_CUDA_CONTEXT_TYPE,
           GST_TYPE_CUDA_CONTEXT, &ctx, NULL);
   }
   gst_query_unref (q);
@@ -663,7 +670,11 @@ GST_START_TEST (test_two_filters_one_context)
   ref_chain = g_strdup_printf (chain, "backend=cpu", "backend=cpu");
   gpu_chain = g_strdup_printf (chain, "", "");
   ref_desc = g_strdup_printf ("%s ! %s ! appsink name=sink", src, ref_chain);
-  gpu_desc = g_strdup_printf ("%s ! cudaupload name=up ! %s ! "
+  /* cudaupload and cudadownload prefer passthrough (system memory) when
+   * their neighbour takes it: the caps filters ask for CUDA memory at the
+   * chain's ends, and the link between the filters must pick it alone. */
+  gpu_desc = g_strdup_printf ("%s ! cudaupload name=up ! video/x-raw("
+      CUDA_FEATURE ") ! %s ! video/x-raw(" CUDA_FEATURE ") ! "
       "cudadownload name=down ! video/x-raw ! appsink name=sink", src,
       gpu_chain);
 
@@ -718,8 +729,11 @@ GST_START_TEST (test_context_from_application)
   fail_unless (mine != NULL);
   context = gst_context_new_cuda_context (mine);
   src = g_strdup_printf (SOURCE, "NV12");
-  desc = g_strdup_printf ("%s ! cudaupload ! cudafilter name=f filter=box ! "
-      "cudadownload ! video/x-raw ! appsink name=sink", src);
+  /* cudaupload would pass system memory through without the caps filter;
+   * cudafilter keeps CUDA memory towards cudadownload by itself. */
+  desc = g_strdup_printf ("%s ! cudaupload ! video/x-raw(" CUDA_FEATURE ") ! "
+      "cudafilter name=f filter=box ! cudadownload ! video/x-raw ! "
+      "appsink name=sink", src);
 
   run.pipeline = parse (desc);
   gst_element_set_context (run.pipeline, context);

@@ -41,9 +41,14 @@ step stress 40 "$rel/test-stress"
 step faults 30 "$rel/test-faults"
 
 subset="-p /gpu-parity/gaussian-s2.5 -p /gpu-parity/sobel-5 -p /gpu-parity/custom-5x5 -p /gpu-parity/custom-4x2 -p /gpu-parity/box-7 -p /gpu-parity/sharpen -p /gpu-parity/laplacian-5 -p /gpu-parity/unaligned -p /gpu/device-errors"
-for tool in memcheck racecheck initcheck synccheck; do
+for tool in memcheck initcheck synccheck; do
   step "cs-$tool-parity" 40 $cs --tool $tool "$build/tests/gpu/test-parity" $subset
 done
+# racecheck follows every shared-memory access: a smaller subset, one case
+# per kernel family (general tiled, fast interleaved, fast planar 8-bit).
+step cs-racecheck-parity 150 $cs --tool racecheck \
+  "$build/tests/gpu/test-parity" -p /gpu-parity/gaussian-s2.5 \
+  -p /gpu-parity/custom-5x5 -p /gpu-parity/sobel-5
 step cs-memcheck-soak 25 $cs --tool memcheck "$rel/soak" 300 cuda 640 360 I420
 step cs-initcheck-soak 25 $cs --tool initcheck "$rel/soak" 200 cuda 320 240 RGBA
 step cs-racecheck-soak 25 $cs --tool racecheck "$rel/soak" 40 cuda 320 240 GRAY8
