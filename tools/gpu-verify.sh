@@ -12,7 +12,9 @@
 #   examples    examples/run-gpu-examples.sh with backend=cuda
 #   pipeline    bench/cudafilter-pipeline-bench at 4K and 1080p, with floors
 #               and the cudaupload ! cudadownload peer
+#   racecheck   compute-sanitizer racecheck on one parity case per kernel
 #   kernels     bench/targets.sh (kernel times against the D2D copy)
+#   profile     Nsight Compute (ncu) sections on the slowest kernel cases
 #
 # Run from the project root after `source .gpu/env.sh` (see
 # ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
@@ -23,7 +25,7 @@ set -u
 build=${1:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
 out=${2:?usage: gpu-verify.sh BUILD OUTDIR [STEP...]}
 shift 2
-steps=${*:-suite sanitize cudamem reliability examples pipeline kernels}
+steps=${*:-suite sanitize racecheck cudamem reliability examples pipeline kernels}
 budget=${CF_VERIFY_BUDGET:-86400}
 mkdir -p "$out/logs"
 summary=$out/summary.txt
@@ -68,7 +70,24 @@ for s in $steps; do
         --size 3840x2160 --frames 600 --latency
       step pipeline-1080 120 "$build/bench/cudafilter-pipeline-bench" \
         --size 1920x1080 --frames 2000 --latency ;;
+    racecheck) step racecheck-parity 200 compute-sanitizer --tool racecheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/gaussian-s2.5 \
+        -p /gpu-parity/custom-5x5 -p /gpu-parity/sobel-5 ;;
     kernels) step kernels 300 bench/targets.sh "$build" 100 ;;
+    profile)
+      # Nsight Compute on the cases furthest from the copy floor: achieved
+      # bandwidth, occupancy and where warps stall (one launch each).
+      for c in "rgba box -k 3" "rgba gaussian -s 2" "gray8 gaussian -s 2" \
+          "rgba gaussian -s 8"; do
+        set -- $c
+        fmt=$1 f=$2
+        shift 2
+        step "ncu-$fmt-$f-$2" 90 ncu --launch-skip 3 --launch-count 1 \
+          --section SpeedOfLight --section MemoryWorkloadAnalysis \
+          --section Occupancy --section WarpStateStats --section LaunchStats \
+          --section SchedulerStats "$build/bench/cudafilter-bench" -F "$fmt" \
+          -f "$f" "$@" -n 5 -w 5
+      done ;;
     *) echo "unknown step $s" | tee -a "$summary" ;;
   esac
 done
