@@ -29,6 +29,9 @@
 #endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
+/* For failure messages only (check's printf knows no GST_PTR_FORMAT); the
+ * string is evaluated, and leaked, only when the check fails. */
+#define CAPS_STR(caps) gst_caps_to_string (caps)
 #define FORMATS_TESTED 20       /* every format of the element */
 
 static const gchar *all_formats[] = { "GRAY8", "GRAY16_LE", "RGB", "BGR",
@@ -163,11 +166,11 @@ GST_START_TEST (test_query_caps_both_memories)
     caps = gst_pad_query_caps (sinkpad, NULL);
     GST_INFO ("downstream %s -> sink caps %" GST_PTR_FORMAT, downstream[i],
         caps);
-    fail_unless (caps_have (caps, "RGBA", TRUE), "%" GST_PTR_FORMAT, caps);
-    fail_unless (caps_have (caps, "RGBA", FALSE), "%" GST_PTR_FORMAT, caps);
-    fail_if (caps_have (caps, "I420", TRUE), "%" GST_PTR_FORMAT, caps);
+    fail_unless (caps_have (caps, "RGBA", TRUE), "%s", CAPS_STR (caps));
+    fail_unless (caps_have (caps, "RGBA", FALSE), "%s", CAPS_STR (caps));
+    fail_if (caps_have (caps, "I420", TRUE), "%s", CAPS_STR (caps));
     fail_unless (structure_is_cuda (caps, 0) == (i == 0),
-        "peer's memory should come first: %" GST_PTR_FORMAT, caps);
+        "peer's memory should come first: %s", CAPS_STR (caps));
     gst_caps_unref (caps);
     gst_object_unref (sinkpad);
     gst_harness_teardown (h);
@@ -217,8 +220,8 @@ GST_START_TEST (test_negotiate_mixes)
     GST_INFO ("case %u: %" GST_PTR_FORMAT, i, out);
     fail_unless (gst_caps_is_fixed (out));
     fail_unless (structure_is_cuda (out, 0) == c->out_cuda,
-        "case %u (%s -> %s) gave %" GST_PTR_FORMAT, i, c->upstream,
-        GST_STR_NULL (c->downstream), out);
+        "case %u (%s -> %s) gave %s", i, c->upstream,
+        GST_STR_NULL (c->downstream), CAPS_STR (out));
     /* Only the memory changes. */
     fail_unless (gst_video_info_from_caps (&in_info, in));
     fail_unless (gst_video_info_from_caps (&out_info, out));
@@ -228,6 +231,31 @@ GST_START_TEST (test_negotiate_mixes)
     gst_object_unref (srcpad);
     gst_harness_teardown (h);
   }
+}
+
+GST_END_TEST;
+
+/* Downstream is an element that lists system memory first whatever it is
+ * asked (as cudadownload and any GstBaseTransform whose output is system
+ * memory do): CUDA memory coming in still goes out as CUDA memory. */
+GST_START_TEST (test_keeps_cuda_before_a_system_first_peer)
+{
+  GstHarness *h = gst_harness_new_parse ("cudafilter name=f backend=cpu ! "
+      "cudafilter backend=cpu");
+  GstElement *f = gst_bin_get_by_name (GST_BIN (h->element), "f");
+  GstPad *srcpad = gst_element_get_static_pad (f, "src");
+  GstCaps *out;
+
+  gst_harness_set_sink_caps_str (h, SYS_CAPS);
+  gst_harness_set_src_caps_str (h, CUDA_CAPS);
+  out = gst_pad_get_current_caps (srcpad);
+  fail_unless (out != NULL, "did not negotiate");
+  fail_unless (structure_is_cuda (out, 0),
+      "CUDA memory left the GPU between two elements: %s", CAPS_STR (out));
+  gst_caps_unref (out);
+  gst_object_unref (srcpad);
+  gst_object_unref (f);
+  gst_harness_teardown (h);
 }
 
 GST_END_TEST;
@@ -817,6 +845,7 @@ cuda_memory_suite (void)
 #ifdef HAVE_GST_CUDA
   tcase_add_test (caps, test_query_caps_both_memories);
   tcase_add_test (caps, test_negotiate_mixes);
+  tcase_add_test (caps, test_keeps_cuda_before_a_system_first_peer);
 
   suite_add_tcase (s, gpu);
   tcase_set_timeout (gpu, 240);
