@@ -13,6 +13,13 @@
  * window down M rows.  Taps are compile-time (K, padded with zero taps), so
  * the windows stay in registers and weights are constant-bank operands.
  *
+ * The kernels issue instructions, not memory traffic, at their limit (Nsight
+ * Compute: DRAM 3-12 % busy, issue slots 74 %), so what every pixel pays
+ * matters: the common output ops are compile-time (a switch per sample cost
+ * a third of the instructions of a 3x3 kernel), and tiles whose apron lies
+ * inside the frame skip the border maps and load single-sample rows four
+ * bytes at a time.
+ *
  * Exactness: sums run in fp32 FMA only when the host has shown that every
  * product and partial sum is an integer below 2^24, where fp32 is exact and
  * the order of additions cannot matter; otherwise in int32, which the spec's
@@ -170,10 +177,15 @@ post_linear (const FastArgs & a, int acc)
   return cf_clamp_int ((acc * a.gain + a.bias) >> a.shift, a.maxval);
 }
 
-template < typename A > __device__ __forceinline__ int
+/* OP is the spec's op when the launch fixed it (the common ones), or
+ * OP_ANY to read it at run time: a switch per sample otherwise costs more
+ * than the arithmetic of a small kernel. */
+constexpr int OP_ANY = -1;
+
+template < int OP, typename A > __device__ __forceinline__ int
 post (const FastArgs & a, A acc0, A acc1, int centre)
 {
-  switch (a.op) {
+  switch (OP == OP_ANY ? a.op : OP) {
     case CF_OP_ABS:
       return cf_post_abs_f (to_float (acc0), a.scale, a.offset, a.maxval);
     case CF_OP_MAGNITUDE:
@@ -186,6 +198,53 @@ post (const FastArgs & a, A acc0, A acc1, int centre)
     default:
       return post_linear (a, to_int (acc0));
   }
+}
+
+/* load_tile for a tile whose apron is inside the frame: `src` points at
+ * its first raw pixel.  Stores the same words in the same places. */
+template < int CH, class S, bool SWZ > __device__ __forceinline__ void
+load_interior (unsigned *raw, const unsigned char *src, long long ss)
+{
+  const int tid = threadIdx.x;
+
+  if (CH == 1) {
+    /* Four samples a load: the two aligned words around them, shifted
+     * (rows start anywhere).  The caller keeps both words in the row. */
+    for (int t = tid; t < S::NW * S::RH; t += THREADS) {
+      const int r = t / S::NW, w = t - r * S::NW;
+      const uintptr_t p = (uintptr_t) (src + r * ss + 4 * w);
+      const unsigned *q = (const unsigned *) (p & ~(uintptr_t) 3);
+      raw[r * S::RS + (SWZ ? sw (w) : w)] =
+          __funnelshift_r (__ldg (q), __ldg (q + 1), 8 * (unsigned) (p & 3));
+    }
+    __syncthreads ();
+    return;
+  }
+  /* Loads in batches: enough in flight, few registers held. */
+  constexpr int TOTAL = S::RW * S::RH;
+  constexpr int IT = (TOTAL + THREADS - 1) / THREADS;
+  constexpr int BATCH = 6;
+#pragma unroll
+  for (int k0 = 0; k0 < IT; k0 += BATCH) {
+    unsigned v[BATCH];
+#pragma unroll
+    for (int k = 0; k < BATCH; k++) {
+      const int t = tid + (k0 + k) * THREADS;
+      if (k0 + k < IT && t < TOTAL) {
+        const int r = t / S::RW, c = t - r * S::RW;
+        v[k] = __ldg ((const unsigned *) (src + r * ss) + c);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; k++) {
+      const int t = tid + (k0 + k) * THREADS;
+      if (k0 + k < IT && t < TOTAL) {
+        const int r = t / S::RW, c = t - r * S::RW;
+        raw[r * S::RS + (SWZ ? sw (c) : c)] = v[k];
+      }
+    }
+  }
+  __syncthreads ();
 }
 
 /* The tile of pixels [x0 - R, x0 + TW + R) x [y0 - R, y0 + TH + R) as raw
@@ -202,6 +261,16 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
   const unsigned char *src = a.src[job];
   const long long ss = a.ss[job];
 
+  /* Most tiles lie inside the frame with their apron: no border to map,
+   * every row and column is read where it is. */
+  /* Word loads of single samples read up to 4 bytes either side. */
+  constexpr int SLACK = CH == 1 ? 4 : 0;
+  if (x0 - R >= SLACK && x0 - R + (CH == 1 ? 4 * S::NW : S::RW) + SLACK <= W
+      && y0 - R >= 0 && y0 - R + S::RH <= H) {
+    load_interior < CH, S, SWZ > (raw, src + (y0 - R) * ss + (x0 - R) * CH,
+        ss);
+    return;
+  }
   for (int t = tid; t < S::RH; t += THREADS) {
     const int Y = cf_border_index (y0 - R + t, H, a.border);
     ymap[t] = Y < 0 ? -1 : Y * ss;
@@ -266,7 +335,7 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
 /* Writes the outputs of rows [r0, r0 + M) of column c (tile coordinates):
  * acc[k][f][n] are the sums; the raw tile gives the centre samples. */
 template < int CH, int NF, int K, int NK, int M, class S, bool SWZ,
-    typename A > __device__ __forceinline__ void
+    int OP, typename A > __device__ __forceinline__ void
 store_column (const FastArgs & a, const unsigned *raw, int job, int x0,
     int y0, int c, int r0, A (&acc)[NK][NF][M])
 {
@@ -289,7 +358,7 @@ store_column (const FastArgs & a, const unsigned *raw, int job, int x0,
 #pragma unroll
       for (int f = 0; f < NF; f++) {
         const int sh = 8 * a.lane[f];
-        const int o = post < A > (a, acc[0][f][n], acc[NK - 1][f][n],
+        const int o = post < OP, A > (a, acc[0][f][n], acc[NK - 1][f][n],
             (cw >> sh) & 0xFF);
         out |= (unsigned) o << sh;
       }
@@ -299,13 +368,13 @@ store_column (const FastArgs & a, const unsigned *raw, int job, int x0,
       const unsigned char *rb = (const unsigned char *) raw;
       const int cen = rb[((r0 + n + R) * S::RS + (SWZ ? sw (w) : w)) * 4 +
           (cc & 3)];
-      dst[y * ds] = (unsigned char) post < A > (a, acc[0][0][n],
+      dst[y * ds] = (unsigned char) post < OP, A > (a, acc[0][0][n],
           acc[NK - 1][0][n], cen);
     }
   }
 }
 
-template < int CH, int NF, int K, int NK, typename A >
+template < int CH, int NF, int K, int NK, int OP, typename A >
 __global__ void __launch_bounds__ (THREADS)
 sep_kernel (const __grid_constant__ FastArgs a)
 {
@@ -390,13 +459,14 @@ sep_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  store_column < CH, NF, K, NK, M, S, true > (a, raw, job, x0, y0, c, r0,
-      acc);
+  store_column < CH, NF, K, NK, M, S, true, OP > (a, raw, job, x0, y0, c,
+      r0, acc);
 }
 
 /* Dense K x K in int32: each thread runs down M rows of one column,
  * reading each raw row once and adding it into every output it reaches. */
-template < int CH, int NF, int K > __global__ void __launch_bounds__ (THREADS)
+template < int CH, int NF, int K, int OP > __global__ void
+__launch_bounds__ (THREADS)
 dense_kernel (const __grid_constant__ FastArgs a)
 {
   using G = Geo < CH >;
@@ -454,8 +524,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  store_column < CH, NF, K, 1, M, S, false > (a, raw, job, x0, y0, c, r0,
-      acc);
+  store_column < CH, NF, K, 1, M, S, false, OP > (a, raw, job, x0, y0, c,
+      r0, acc);
 }
 
 template < class S, typename Kern > cudaError_t
@@ -479,8 +549,32 @@ start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
 template < int CH, int NF, int K, int NK, typename A > cudaError_t
 start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 {
-  return start < Smem < CH, K, NK * NF, true > >(sep_kernel < CH, NF, K, NK,
-      A >, a, n_jobs, w, h, Geo < CH >::TW, s);
+  using S = Smem < CH, K, NK * NF, true >;
+  constexpr int tw = Geo < CH >::TW;
+
+  /* Two sums are always a gradient magnitude. */
+  if constexpr (NK == 2)
+    return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_MAGNITUDE, A >, a,
+        n_jobs, w, h, tw, s);
+  else if (a.op == CF_OP_LINEAR)
+    return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_LINEAR, A >, a,
+        n_jobs, w, h, tw, s);
+  else
+    return start < S > (sep_kernel < CH, NF, K, NK, OP_ANY, A >, a, n_jobs,
+        w, h, tw, s);
+}
+
+template < int CH, int NF, int K > cudaError_t
+start_dense (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+{
+  using S = Smem < CH, K, 0, false >;
+  constexpr int tw = Geo < CH >::TW;
+
+  if (a.op == CF_OP_LINEAR)
+    return start < S > (dense_kernel < CH, NF, K, CF_OP_LINEAR >, a, n_jobs,
+        w, h, tw, s);
+  return start < S > (dense_kernel < CH, NF, K, OP_ANY >, a, n_jobs, w, h,
+      tw, s);
 }
 
 /* Instantiated sizes: float sums up to 13 taps (Gaussian sigma 2, box,
@@ -531,11 +625,9 @@ dense_dispatch (int K, const FastArgs & a, int n_jobs, int w, int h,
 {
   switch (K) {
     case 3:
-      return start < Smem < CH, 3, 0, false > >(dense_kernel < CH, NF, 3 >,
-          a, n_jobs, w, h, Geo < CH >::TW, s);
+      return start_dense < CH, NF, 3 > (a, n_jobs, w, h, s);
     case 5:
-      return start < Smem < CH, 5, 0, false > >(dense_kernel < CH, NF, 5 >,
-          a, n_jobs, w, h, Geo < CH >::TW, s);
+      return start_dense < CH, NF, 5 > (a, n_jobs, w, h, s);
     default:
       return cudaErrorNotSupported;
   }
