@@ -15,10 +15,10 @@
  *
  * The kernels issue instructions, not memory traffic, at their limit (Nsight
  * Compute: DRAM 3-12 % busy, issue slots 74 %), so what every pixel pays
- * matters: the common output ops are compile-time (a switch per sample cost
- * a third of the instructions of a 3x3 kernel), and tiles whose apron lies
- * inside the frame skip the border maps and load single-sample rows four
- * bytes at a time.
+ * matters: the output op is compile-time (a switch per sample cost a third
+ * of the instructions of a 3x3 kernel; only sharpen still reads it at run
+ * time), and tiles whose apron lies inside the frame skip the border maps
+ * and load single-sample rows four bytes at a time.
  *
  * Exactness: sums run in fp32 FMA only when the host has shown that every
  * product and partial sum is an integer below 2^24, where fp32 is exact and
@@ -552,16 +552,22 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
   using S = Smem < CH, K, NK * NF, true >;
   constexpr int tw = Geo < CH >::TW;
 
-  /* Two sums are always a gradient magnitude. */
-  if constexpr (NK == 2)
+  /* Two sums are always a gradient magnitude; one derivative (sobel-x,
+   * sobel-y) is its absolute value, at the derivative sizes. */
+  if constexpr (NK == 2) {
     return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_MAGNITUDE, A >, a,
         n_jobs, w, h, tw, s);
-  else if (a.op == CF_OP_LINEAR)
-    return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_LINEAR, A >, a,
-        n_jobs, w, h, tw, s);
-  else
+  } else {
+    if (a.op == CF_OP_LINEAR)
+      return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_LINEAR, A >, a,
+          n_jobs, w, h, tw, s);
+    if constexpr (K <= 7 && std::is_same_v < A, float >)
+      if (a.op == CF_OP_ABS)
+        return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_ABS, A >, a,
+            n_jobs, w, h, tw, s);
     return start < S > (sep_kernel < CH, NF, K, NK, OP_ANY, A >, a, n_jobs,
         w, h, tw, s);
+  }
 }
 
 template < int CH, int NF, int K > cudaError_t
@@ -570,8 +576,12 @@ start_dense (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
   using S = Smem < CH, K, 0, false >;
   constexpr int tw = Geo < CH >::TW;
 
+  /* Custom kernels are linear, the Laplacian its absolute value. */
   if (a.op == CF_OP_LINEAR)
     return start < S > (dense_kernel < CH, NF, K, CF_OP_LINEAR >, a, n_jobs,
+        w, h, tw, s);
+  if (a.op == CF_OP_ABS)
+    return start < S > (dense_kernel < CH, NF, K, CF_OP_ABS >, a, n_jobs,
         w, h, tw, s);
   return start < S > (dense_kernel < CH, NF, K, OP_ANY >, a, n_jobs, w, h,
       tw, s);
