@@ -15,10 +15,10 @@
  *
  * The kernels issue instructions, not memory traffic, at their limit (Nsight
  * Compute: DRAM 3-12 % busy, issue slots 74 %), so what every pixel pays
- * matters: the output op is compile-time (a switch per sample cost a third
- * of the instructions of a 3x3 kernel; only sharpen still reads it at run
- * time), and tiles whose apron lies inside the frame skip the border maps
- * and load single-sample rows four bytes at a time.
+ * matters: the output op is compile-time in the cases that occur often (a
+ * switch per sample cost a third of the instructions of a 3x3 kernel), and
+ * tiles whose apron lies inside the frame skip the border maps and load
+ * single-sample rows four bytes at a time.
  *
  * Exactness: sums run in fp32 FMA only when the host has shown that every
  * product and partial sum is an integer below 2^24, where fp32 is exact and
@@ -553,7 +553,8 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
   constexpr int tw = Geo < CH >::TW;
 
   /* Two sums are always a gradient magnitude; one derivative (sobel-x,
-   * sobel-y) is its absolute value, at the derivative sizes. */
+   * sobel-y) is its absolute value, at the derivative sizes; sharpen is a
+   * Gaussian's. */
   if constexpr (NK == 2) {
     return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_MAGNITUDE, A >, a,
         n_jobs, w, h, tw, s);
@@ -565,6 +566,10 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
       if (a.op == CF_OP_ABS)
         return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_ABS, A >, a,
             n_jobs, w, h, tw, s);
+    if constexpr (std::is_same_v < A, float >)
+      if (a.op == CF_OP_SHARPEN)
+        return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_SHARPEN, A >,
+            a, n_jobs, w, h, tw, s);
     return start < S > (sep_kernel < CH, NF, K, NK, OP_ANY, A >, a, n_jobs,
         w, h, tw, s);
   }
