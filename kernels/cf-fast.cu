@@ -262,8 +262,8 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
   const long long ss = a.ss[job];
 
   /* Most tiles lie inside the frame with their apron: no border to map,
-   * every row and column is read where it is. */
-  /* Word loads of single samples read up to 4 bytes either side. */
+   * every row and column is read where it is (word loads of single
+   * samples read up to 4 bytes either side: SLACK). */
   constexpr int SLACK = CH == 1 ? 4 : 0;
   if (x0 - R >= SLACK && x0 - R + (CH == 1 ? 4 * S::NW : S::RW) + SLACK <= W
       && y0 - R >= 0 && y0 - R + S::RH <= H) {
