@@ -422,8 +422,8 @@ GST_START_TEST (test_caps_every_format)
     out_caps = gst_pad_get_current_caps (h->sinkpad);
     fail_unless (out_caps != NULL);
     fail_unless (gst_caps_is_equal (in_caps, out_caps),
-        "%s: %" GST_PTR_FORMAT " != %" GST_PTR_FORMAT, all_formats[fi],
-        in_caps, out_caps);
+        "%s: %s != %s", all_formats[fi], gst_caps_to_string (in_caps),
+        gst_caps_to_string (out_caps));
     gst_caps_unref (in_caps);
     gst_caps_unref (out_caps);
     gst_harness_teardown (h);

@@ -341,11 +341,11 @@ count_stats_messages (GstBus * bus, guint64 * frames_seen, guint max)
       fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT64, &frames,
               "kernel-us", G_TYPE_DOUBLE, &kus, "frame-us", G_TYPE_DOUBLE,
               &fus, "mean-kernel-us", G_TYPE_DOUBLE, &mkus, "mean-frame-us",
-              G_TYPE_DOUBLE, &mfus, NULL), "%" GST_PTR_FORMAT, s);
+              G_TYPE_DOUBLE, &mfus, NULL), "%s", gst_structure_to_string (s));
       fail_unless_equals_string (gst_structure_get_string (s, "backend"),
           "cpu");
       fail_unless (kus > 0.0 && fus >= kus && mkus > 0.0 && mfus >= mkus,
-          "%" GST_PTR_FORMAT, s);
+          "%s", gst_structure_to_string (s));
       if (n < max)
         frames_seen[n] = frames;
       n++;
