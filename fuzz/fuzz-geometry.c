@@ -102,6 +102,20 @@ sobel_taps (int k, int order, double *out)
   return convolve (b, k - 2, order == 1 ? d1 : d2, 3, out);
 }
 
+/* Derivative and smoothing taps of a Sobel aperture; aperture 1 is the
+ * bare [-1 0 1] against [1]. */
+static void
+sobel_pair_taps (int size, double *d, int *nd, double *s, int *ns)
+{
+  if (size == 1) {
+    d[0] = -1, d[1] = 0, d[2] = 1, *nd = 3;
+    s[0] = 1, *ns = 1;
+  } else {
+    *nd = sobel_taps (size, 1, d);
+    *ns = sobel_taps (size, 0, s);
+  }
+}
+
 static void
 gaussian_taps (int n, double sigma, double *out)
 {
@@ -278,13 +292,7 @@ reference_kernel (const Choice * c, int sample_bytes, RefKernel * k)
       int nd, ns;
 
       size = size ? size : 3;
-      if (size == 1) {
-        d[0] = -1, d[1] = 0, d[2] = 1, nd = 3;
-        s[0] = 1, ns = 1;
-      } else {
-        nd = sobel_taps (size, 1, d);
-        ns = sobel_taps (size, 0, s);
-      }
+      sobel_pair_taps (size, d, &nd, s, &ns);
       if (p->filter == CF_FILTER_SOBEL_X)
         outer (k, 0, s, ns, d, nd);
       else
@@ -292,24 +300,17 @@ reference_kernel (const Choice * c, int sample_bytes, RefKernel * k)
       return 1;
     }
     case CF_FILTER_SOBEL:{
-      double d[8], s[8], d3[8], s3[8];
+      double d[8], s[8], s3[8];
       int nd, ns;
 
       size = size ? size : 3;
-      if (size == 1) {
-        d[0] = -1, d[1] = 0, d[2] = 1, nd = 3;
-        s[0] = 1, ns = 1;
-      } else {
-        nd = sobel_taps (size, 1, d);
-        ns = sobel_taps (size, 0, s);
-      }
+      sobel_pair_taps (size, d, &nd, s, &ns);
       if (ns < nd) {
         ns = pad3 (s, ns, s3);
         memcpy (s, s3, sizeof (s3));
       }
-      memcpy (d3, d, sizeof (d));
-      outer (k, 0, s, ns, d3, nd);
-      outer (k, 1, d3, nd, s, ns);
+      outer (k, 0, s, ns, d, nd);
+      outer (k, 1, d, nd, s, ns);
       k->n = 2;
       return 1;
     }

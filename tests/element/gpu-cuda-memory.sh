@@ -39,9 +39,6 @@ GST_DEBUG=cudafilter:5,cudamemorycopy:5,cudabasetransform:5 \
   "$BUILD/bench/cudafilter-pipeline-bench" --cuda-memory --frames 20
 grep -E "cudafilter.*(reading|CUDA context|through the host|now filtering)" \
   "$OUT/bench-debug.log" | cut -c1-300 | head -20 >> "$OUT/summary.txt"
-CK_RUN_CASE=gpu CUDAFILTER_TEST_QUICK=1 GST_DEBUG_NO_COLOR=1 \
-  GST_DEBUG=cudafilter:5,basetransform:5,GST_CONTEXT:5 \
-  step test-cuda-memory-debug 60 "$BUILD/tests/element/test-cuda-memory"
 CK_RUN_CASE=gpu CUDAFILTER_TEST_QUICK=1 step memcheck 90 \
   compute-sanitizer --tool memcheck --error-exitcode 1 \
   "$BUILD/tests/element/test-cuda-memory"
