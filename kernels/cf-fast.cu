@@ -30,32 +30,18 @@
 #include <cuda_runtime.h>
 
 #include "cf-fast.h"
-#include "cf-arith.h"
+#include "cf-fast-args.h"
+#include "cf-fast-post.cuh"
 
 namespace
 {
 
 constexpr int THREADS = 256;
 constexpr int TH = 32;          /* tile rows */
-constexpr int JOBS = CF_MAX_CHANNELS;
 
-struct FastArgs
-{
-  const unsigned char *src[JOBS];
-  unsigned char *dst[JOBS];
-  long long ss[JOBS], ds[JOBS];
-  int width[JOBS], height[JOBS];
-  int lane[4];                  /* 4 samples a pixel: byte of each filtered one */
-  unsigned keep;                /* bytes copied from the source pixel */
-  unsigned fill;                /* constant bytes */
-  /* separable taps padded to K: [kernel][0 row, 1 column][tap] */
-  float fw[2][2][CF_MAX_TAPS + 1];
-  int iw[2][2][CF_MAX_TAPS + 1];
-  const int *dense;             /* device, kh x kw */
-  int kw, kh, ax, ay;
-  int op, shift, bias, gain, maxval, border, border_value;
-  float scale, offset, amount;
-};
+using FastArgs = CfFastArgs;
+using cf_fast::OP_ANY;
+using cf_fast::post;
 
 /* Word index w of a row, spread so the strided accesses of the horizontal
  * pass fall in distinct banks. */
@@ -141,63 +127,6 @@ template <> __device__ __forceinline__ int
 tap < int > (const FastArgs & a, int k, int d, int i)
 {
   return a.iw[k][d][i];
-}
-
-/* Both are exact: a float sum here is an integer below 2^24, and
- * int -> float rounds as cf-arith's long long -> float does. */
-__device__ __forceinline__ int
-to_int (float v)
-{
-  return __float2int_rn (v);
-}
-
-__device__ __forceinline__ int
-to_int (int v)
-{
-  return v;
-}
-
-__device__ __forceinline__ float
-to_float (float v)
-{
-  return v;
-}
-
-__device__ __forceinline__ float
-to_float (int v)
-{
-  return __int2float_rn (v);
-}
-
-/* cf_post with the sums given as exact numbers: the float forms of
- * cf-arith.h's steps (the sums fit int32 as the spec is !wide_acc). */
-__device__ __forceinline__ int
-post_linear (const FastArgs & a, int acc)
-{
-  return cf_clamp_int ((acc * a.gain + a.bias) >> a.shift, a.maxval);
-}
-
-/* OP is the spec's op when the launch fixed it (the common ones), or
- * OP_ANY to read it at run time: a switch per sample otherwise costs more
- * than the arithmetic of a small kernel. */
-constexpr int OP_ANY = -1;
-
-template < int OP, typename A > __device__ __forceinline__ int
-post (const FastArgs & a, A acc0, A acc1, int centre)
-{
-  switch (OP == OP_ANY ? a.op : OP) {
-    case CF_OP_ABS:
-      return cf_post_abs_f (to_float (acc0), a.scale, a.offset, a.maxval);
-    case CF_OP_MAGNITUDE:
-      return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
-          a.offset, a.maxval);
-    case CF_OP_SHARPEN:
-      return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
-          a.amount, a.maxval);
-    case CF_OP_LINEAR:
-    default:
-      return post_linear (a, to_int (acc0));
-  }
 }
 
 /* load_tile for a tile whose apron is inside the frame: `src` points at
@@ -722,7 +651,7 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
   int CH, nf = 0, n_jobs, max_w = 0, max_h = 0;
   int K = kp->kw > kp->kh ? kp->kw : kp->kh;
 
-  if (kp->sample_bytes != 1 || kp->wide_acc || n < 1 || n > JOBS)
+  if (kp->sample_bytes != 1 || kp->wide_acc || n < 1 || n > CF_FAST_JOBS)
     return cudaErrorNotSupported;
   K |= 1;
   if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
@@ -804,6 +733,13 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
 
   if (kp->separable) {
     const bool use_float = sep_weights (&a, kp, sep, K);
+#ifndef CF_NO_MMA
+    /* Tensor cores first, where the device and the taps allow. */
+    const cudaError_t err = cf_mma_launch (a, CH, nf, kp->n_kernels, K,
+        n_jobs, max_w, max_h, stream);
+    if (err != cudaErrorNotSupported)
+      return err;
+#endif
 
     if (CH == 1)
       return sep_dispatch < 1, 1 > (K, kp->n_kernels, use_float, a, n_jobs,

@@ -165,6 +165,12 @@ static const FilterCase filter_cases[] = {
   /* 49 taps: 8-bit derives it, 16-bit would derive 65 */
   {F ("gaussian-s8", CF_FILTER_GAUSSIAN),.sigma = 8.0,.kernel_size = 49},
   {F ("gaussian-s1.5-sy3", CF_FILTER_GAUSSIAN),.sigma = 1.5,.sigma_y = 3.0},
+  /* a centre tap above 127 (unsigned byte taps on tensor cores) */
+  {F ("gaussian-s0.3-k3", CF_FILTER_GAUSSIAN),.sigma = 0.3,.kernel_size = 3},
+  /* the widest taps: two and three tensor-core k-steps */
+  {F ("gaussian-s9-k51", CF_FILTER_GAUSSIAN),.sigma = 9.0,.kernel_size = 51},
+  {F ("gaussian-s10-k63", CF_FILTER_GAUSSIAN),.sigma = 10.0,
+      .kernel_size = 63},
   {F ("box-3", CF_FILTER_BOX),.kernel_size = 3},
   {F ("box-7", CF_FILTER_BOX),.kernel_size = 7},
   {F ("sobel-1", CF_FILTER_SOBEL),.kernel_size = 1},
@@ -299,8 +305,8 @@ typedef struct
 
 static const Size sizes[] = {
   {1, 1}, {1, 7}, {7, 1}, {3, 3}, {17, 13}, {64, 48}, {333, 211},
-  /* just past the fast kernels' tiles (64 or 128 wide, 32 high) */
-  {130, 33},
+  /* just past the fast kernels' tiles (64 or 128 wide, 32 or 64 high) */
+  {130, 33}, {131, 65},
 };
 
 static const char *border_names[] = {

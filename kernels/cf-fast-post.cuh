@@ -1,0 +1,71 @@
+/* cudafilter: the output op of the fast 8-bit kernels (internal to
+ * kernels/, CUDA only): cf-arith.h's steps with the sums given as exact
+ * numbers, for any argument struct with the op fields of CfFastArgs. */
+#ifndef CF_FAST_POST_CUH
+#define CF_FAST_POST_CUH
+
+#include "cf-arith.h"
+
+namespace cf_fast
+{
+
+/* Both are exact: a float sum here is an integer below 2^24, and
+ * int -> float rounds as cf-arith's long long -> float does. */
+__device__ __forceinline__ int
+to_int (float v)
+{
+  return __float2int_rn (v);
+}
+
+__device__ __forceinline__ int
+to_int (int v)
+{
+  return v;
+}
+
+__device__ __forceinline__ float
+to_float (float v)
+{
+  return v;
+}
+
+__device__ __forceinline__ float
+to_float (int v)
+{
+  return __int2float_rn (v);
+}
+
+/* The sums fit int32 as the spec is !wide_acc; gain restores the common
+ * factor taken out of the taps. */
+template < class P > __device__ __forceinline__ int
+post_linear (const P & a, int acc)
+{
+  return cf_clamp_int ((acc * a.gain + a.bias) >> a.shift, a.maxval);
+}
+
+/* OP is the spec's op when the launch fixed it (the common ones), or
+ * OP_ANY to read it at run time: a switch per sample otherwise costs more
+ * than the arithmetic of a small kernel. */
+constexpr int OP_ANY = -1;
+
+template < int OP, typename A, class P > __device__ __forceinline__ int
+post (const P & a, A acc0, A acc1, int centre)
+{
+  switch (OP == OP_ANY ? a.op : OP) {
+    case CF_OP_ABS:
+      return cf_post_abs_f (to_float (acc0), a.scale, a.offset, a.maxval);
+    case CF_OP_MAGNITUDE:
+      return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
+          a.offset, a.maxval);
+    case CF_OP_SHARPEN:
+      return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
+          a.amount, a.maxval);
+    case CF_OP_LINEAR:
+    default:
+      return post_linear (a, to_int (acc0));
+  }
+}
+
+}                               /* namespace cf_fast */
+
+#endif /* CF_FAST_POST_CUH */

@@ -1,0 +1,595 @@
+/* cudafilter: separable 8-bit filters on tensor cores (sm_80 and newer).
+ *
+ * A 1-D correlation is a product with a band matrix: 16 outputs of a row
+ * take 16 + K - 1 inputs, so one m16n8k32 integer MMA (u8 samples, s8 or
+ * u8 taps, s32 sums: exact) gives 16 outputs of 8 rows for up to 17 taps,
+ * two give them for up to 49 and three for up to 63 (KS k-steps).  The
+ * kernels were instruction-bound with one FMA a tap (cf-fast.cu); here the
+ * taps cost next to nothing and what is left is moving bytes.
+ *
+ * One block runs both passes of a TW x TH tile:
+ *  - the tile and its apron go to shared memory as byte planes, one a
+ *    channel (four-sample pixels are split while loading);
+ *  - horizontal: band (16 output columns x 32 KS inputs, in registers for
+ *    the whole block) times 8 rows of the plane; the sums, offset by hbias
+ *    to be non-negative, fit 16 bits and go to shared memory as two byte
+ *    planes (low, high), column-major, so the vertical pass reads four rows
+ *    of a column as one word;
+ *  - vertical: band (16 output rows x 32 KS rows) times each byte plane;
+ *    the sum is low + 256 high - hbias * (sum of the column taps), the exact
+ *    integer the CPU backend computes, and cf-arith.h's op makes the byte.
+ * Rows and columns a band reads past its taps meet zero weights, so they
+ * may hold anything. */
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "cf-fast-args.h"
+#include "cf-fast-post.cuh"
+
+namespace
+{
+
+using cf_fast::OP_ANY;
+using cf_fast::post;
+
+constexpr int THREADS = 256;
+constexpr int WARPS = THREADS / 32;
+constexpr int TW = 64;          /* tile columns */
+constexpr int TH = 64;          /* tile rows */
+
+/* Row alignments that allow wider accesses. */
+constexpr unsigned SRC_WORDS = 1;       /* samples of a row: aligned words */
+constexpr unsigned SRC_VEC = 2; /* pixels of a row: 16 bytes at a time */
+constexpr unsigned DST_VEC = 4; /* output rows: 16 bytes at a time */
+
+/* Words a row of the staged output tile: 16-byte rows that spread the 8
+ * rows of a fragment's stores over the banks. */
+template < int CH > constexpr int SPW = CH == 4 ? TW + 8 : (TW + 16) / 4;
+
+struct MmaArgs
+{
+  const unsigned char *src[CF_FAST_JOBS];
+  unsigned char *dst[CF_FAST_JOBS];
+  long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
+  int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
+  int lane[4];
+  unsigned keep, fill;
+  int K;
+  int off;                      /* (-K / 2) mod 4: see load_planes */
+  unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
+  int op, shift, bias, gain, maxval, border, border_value;
+  float scale, offset, amount;
+  int hbias[2];                 /* added to horizontal sums: >= 0 */
+  int hconst[2];                /* hbias * sum of the column taps */
+  /* Taps as bytes: word w of [kernel][0 row, 1 column] holds the taps
+   * t[4 w - 16 - off .. + 3] (zero outside the kernel; off is 0 for
+   * columns).  Lanes read different words, which constant memory would
+   * serialise, so the kernel copies them to shared memory first. */
+  unsigned taps[2][2][32];
+};
+
+template < int KS > struct Geo
+{
+  static constexpr int WIN = 32 * KS;   /* inputs one band reads */
+  static constexpr int RW = TW - 16 + WIN;      /* input columns */
+  static constexpr int HR = TH - 16 + WIN;      /* input and sum rows */
+  /* Words a row of the planes, and a column of the sums: 4 x odd, so the
+   * 8 rows (columns) one fragment load touches fall in distinct banks. */
+  static constexpr int IPW = RW / 4;
+  static constexpr int HPW = HR / 4;
+  static_assert (IPW % 8 == 4 && HPW % 8 == 4, "bank spread");
+  static_assert (TH * SPW < 4 > <= HR * IPW * 3, "staging fits the planes");
+  static constexpr int TAP_OFF = (2 * HR + RW + 3) & ~3;
+  static constexpr int IN_OFF = TAP_OFF + 2 * 2 * 32;
+  static constexpr int words (int nf, int nk)
+  {
+    return IN_OFF + nf * HR * IPW + nk * nf * 2 * TW * HPW;
+  }
+};
+
+/* d += a x b, integer m16n8k32: taps (s8, or u8 with WU) x samples (u8). */
+template < bool WU > __device__ __forceinline__ void
+mma (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (WU)
+    asm ("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
+        : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0),
+        "r" (b1));
+  else
+    asm ("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
+        : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0),
+        "r" (b1));
+#endif
+}
+
+/* The band fragment of this lane for pass p of kernel k, k-step s:
+ * A[m][kk] = tap[kk - m], rows m = g, g + 8, columns 4 t .. 4 t + 3 and
+ * 16 + 4 t .. (the m16n8k32 A layout); `taps` is MmaArgs::taps in shared
+ * memory. */
+__device__ __forceinline__ void
+band_fragment (const unsigned *taps, int k, int p, int s, unsigned (&r)[4])
+{
+  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+  const unsigned *tw = taps + (k * 2 + p) * 32;
+#pragma unroll
+  for (int q = 0; q < 4; q++) {
+    const int m = g + 8 * (q & 1);
+    const int at = 32 * s + 16 * (q >> 1) + 4 * t - m + 16;
+    r[q] = __funnelshift_r (tw[at >> 2], tw[(at >> 2) + 1], 8 * (at & 3));
+  }
+}
+
+/* Byte l of each of four pixels, as one word. */
+__device__ __forceinline__ unsigned
+split_lane (uint4 p, int l)
+{
+  const unsigned sel = (unsigned) l | (unsigned) (l + 4) << 4;
+
+  return __byte_perm (__byte_perm (p.x, p.y, sel), __byte_perm (p.z, p.w,
+          sel), 0x5410);
+}
+
+/* The input rows [0, rh) and columns [0, rw) of the tile as byte planes:
+ * plane column c is image column x0 - R - off + c (off puts the first
+ * column on a 4-sample boundary, so interior rows load as aligned words or,
+ * for pixels, 16 bytes at a time), borders mapped. */
+template < int CH, int NF, int KS > __device__ __forceinline__ void
+load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
+    int rh, int rw)
+{
+  using G = Geo < KS >;
+  const int tid = threadIdx.x;
+  const int W = a.width[job], H = a.height[job];
+  const unsigned char *src = a.src[job];
+  const long long ss = a.ss[job];
+  const int X0 = x0 - a.K / 2 - a.off, Y0 = y0 - a.K / 2, qw = rw / 4;
+  long long *ymap = (long long *) smem;
+  int *xmap = (int *) (smem + 2 * G::HR);
+  unsigned *in = smem + G::IN_OFF;
+  const bool inside = X0 >= 0 && X0 + rw <= W && Y0 >= 0 && Y0 + rh <= H
+      && (a.flags & SRC_WORDS);
+
+  if (!inside) {
+    for (int t = tid; t < rh; t += THREADS) {
+      const int Y = cf_border_index (Y0 + t, H, a.border);
+      ymap[t] = Y < 0 ? -1 : Y * ss;
+    }
+    for (int t = tid; t < rw; t += THREADS) {
+      const int X = cf_border_index (X0 + t, W, a.border);
+      xmap[t] = X < 0 ? -1 : X * CH;
+    }
+    __syncthreads ();
+  }
+
+  /* In batches: every load of a batch issued before its stores.  Rows
+   * are indexed in words of the widest tile, a constant divisor. */
+  constexpr int BATCH = 4;
+  constexpr int QW = G::RW / 4;
+  const int total = rh * QW;
+  for (int t0 = tid; t0 < total; t0 += BATCH * THREADS) {
+    uint4 p[BATCH];
+#pragma unroll
+    for (int b = 0; b < BATCH; b++) {
+      const int t = t0 + b * THREADS;
+      const int r = t / QW, q = t - r * QW;
+      if (t >= total || q >= qw)
+        continue;
+      if (inside) {
+        const unsigned char *rp = src + (Y0 + r) * ss + (X0 + 4 * q) * CH;
+        if (CH == 1) {
+          p[b].x = __ldg ((const unsigned *) rp);
+        } else if (a.flags & SRC_VEC) {
+          p[b] = __ldg ((const uint4 *) rp);
+        } else {
+          const unsigned *pp = (const unsigned *) rp;
+          p[b] = make_uint4 (__ldg (pp), __ldg (pp + 1), __ldg (pp + 2),
+              __ldg (pp + 3));
+        }
+      } else {
+        const long long yo = ymap[r];
+        const unsigned bv = (unsigned) a.border_value;
+        unsigned v[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+          const int xo = xmap[4 * q + j];
+          if (CH == 4)
+            v[j] = (yo < 0 || xo < 0) ? bv * 0x01010101u :
+                __ldg ((const unsigned *) (src + yo + xo));
+          else
+            v[j] = (yo < 0 || xo < 0) ? bv : __ldg (src + yo + xo);
+        }
+        if (CH == 4)
+          p[b] = make_uint4 (v[0], v[1], v[2], v[3]);
+        else
+          p[b].x = v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24;
+      }
+    }
+#pragma unroll
+    for (int b = 0; b < BATCH; b++) {
+      const int t = t0 + b * THREADS;
+      const int r = t / QW, q = t - r * QW;
+      if (t >= total || q >= qw)
+        continue;
+      if (CH == 4) {
+#pragma unroll
+        for (int f = 0; f < NF; f++)
+          in[(f * G::HR + r) * G::IPW + q] = split_lane (p[b], a.lane[f]);
+      } else {
+        in[r * G::IPW + q] = p[b].x;
+      }
+    }
+  }
+  __syncthreads ();
+}
+
+/* The staged output tile (filtered samples only, in place of the input
+ * planes) to the frame, 16 bytes a store where the rows allow, merged with
+ * the copied and filled bytes of four-sample pixels. */
+template < int CH > __device__ __forceinline__ void
+store_tile (const unsigned *stg, const MmaArgs & a, int job, int x0, int y0)
+{
+  constexpr int CHUNKS = TW * CH / 16;  /* 16-byte chunks a row */
+  const int W = a.width[job], H = a.height[job];
+  const long long ss = a.ss[job], ds = a.ds[job];
+
+#pragma unroll
+  for (int i = 0; i < TH * CHUNKS / THREADS; i++) {
+    const int c = threadIdx.x + i * THREADS;
+    const int row = c / CHUNKS, col = (c % CHUNKS) * (16 / CH);
+    const int y = y0 + row, x = x0 + col;
+    if (y >= H || x >= W)
+      continue;
+    const uint4 v = *(const uint4 *) (stg + row * SPW < CH > + col * CH / 4);
+    unsigned char *dp = a.dst[job] + y * ds + (long long) x * CH;
+    if (CH == 4) {
+      unsigned o[4] = { v.x, v.y, v.z, v.w };
+      if (a.keep) {
+        const unsigned char *sp = a.src[job] + y * ss + (long long) x * 4;
+        if ((a.flags & SRC_VEC) && x + 4 <= W) {
+          const uint4 s = __ldg ((const uint4 *) sp);
+          o[0] |= s.x & a.keep;
+          o[1] |= s.y & a.keep;
+          o[2] |= s.z & a.keep;
+          o[3] |= s.w & a.keep;
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; j++)
+            if (x + j < W)
+              o[j] |= __ldg ((const unsigned *) sp + j) & a.keep;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        o[j] |= a.fill;
+      if ((a.flags & DST_VEC) && x + 4 <= W) {
+        *(uint4 *) dp = make_uint4 (o[0], o[1], o[2], o[3]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+          if (x + j < W)
+            ((unsigned *) dp)[j] = o[j];
+      }
+    } else if ((a.flags & DST_VEC) && x + 16 <= W) {
+      *(uint4 *) dp = v;
+    } else {
+      const unsigned w[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+      for (int j = 0; j < 16; j++)
+        if (x + j < W)
+          dp[j] = (unsigned char) (w[j >> 2] >> (8 * (j & 3)));
+    }
+  }
+}
+
+template < int CH, int NF, int NK, int KS, bool WU, int OP >
+__global__ void __launch_bounds__ (THREADS)
+mma_kernel (const __grid_constant__ MmaArgs a)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using G = Geo < KS >;
+  extern __shared__ __align__ (16) unsigned smem[];
+  const int job = blockIdx.z;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+  const int W = a.width[job], H = a.height[job];
+
+  if (x0 >= W || y0 >= H)
+    return;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  /* Rows the vertical taps reach, in whole fragments; columns in words. */
+  const int rh = (TH + a.K - 1 + 7) & ~7;
+  const int rw = (TW + a.K - 1 + a.off + 3) & ~3;
+
+  unsigned *taps = smem + G::TAP_OFF;
+  if (threadIdx.x < NK * 2 * 32)
+    taps[threadIdx.x] = (&a.taps[0][0][0])[threadIdx.x];
+  /* (load_planes ends with a barrier) */
+  load_planes < CH, NF, KS > (smem, a, job, x0, y0, rh, rw);
+
+  const unsigned char *in = (const unsigned char *) (smem + G::IN_OFF);
+  unsigned char *hs = (unsigned char *) (smem + G::IN_OFF +
+      NF * G::HR * G::IPW);
+  constexpr int PLANE = TW * G::HPW * 4;        /* bytes of one sum plane */
+
+  /* Horizontal: D'[column][row] = band x plane rows, for 16 columns and 8
+   * rows a fragment; stored as low and high bytes of (sum + hbias).  The
+   * trip count is the widest tile's, so the loop unrolls. */
+  {
+    unsigned ab[NK][KS][4];
+#pragma unroll
+    for (int k = 0; k < NK; k++)
+#pragma unroll
+      for (int s = 0; s < KS; s++)
+        band_fragment (taps, k, 0, s, ab[k][s]);
+    constexpr int TILES = (G::HR / 8) * (TW / 16);
+#pragma unroll
+    for (int i = 0; i < (TILES + WARPS - 1) / WARPS; i++) {
+      const int ti = warp + i * WARPS;
+      const int n0 = (ti / (TW / 16)) * 8, m0 = (ti % (TW / 16)) * 16;
+      if (ti >= TILES || n0 >= rh)
+        continue;
+#pragma unroll
+      for (int f = 0; f < NF; f++) {
+        const unsigned char *rp = in + (f * G::HR + n0 + g) * G::IPW * 4 +
+            m0 + 4 * t;
+        unsigned b0[KS], b1[KS];
+#pragma unroll
+        for (int s = 0; s < KS; s++) {
+          b0[s] = *(const unsigned *) (rp + 32 * s);
+          b1[s] = *(const unsigned *) (rp + 32 * s + 16);
+        }
+#pragma unroll
+        for (int k = 0; k < NK; k++) {
+          int d[4] = { a.hbias[k], a.hbias[k], a.hbias[k], a.hbias[k] };
+#pragma unroll
+          for (int s = 0; s < KS; s++)
+            mma < WU > (d, ab[k][s], b0[s], b1[s]);
+          /* d0, d1: rows n0 + 2t, + 1 of column m0 + g; d2, d3: of
+           * column m0 + g + 8. */
+          unsigned char *lo = hs + (k * NF + f) * 2 * PLANE +
+              (m0 + g) * G::HPW * 4 + n0 + 2 * t;
+          unsigned char *hi = lo + PLANE;
+          *(unsigned short *) lo = (unsigned short) __byte_perm (d[0], d[1],
+              0x0040);
+          *(unsigned short *) hi = (unsigned short) __byte_perm (d[0], d[1],
+              0x0051);
+          *(unsigned short *) (lo + 8 * G::HPW * 4) =
+              (unsigned short) __byte_perm (d[2], d[3], 0x0040);
+          *(unsigned short *) (hi + 8 * G::HPW * 4) =
+              (unsigned short) __byte_perm (d[2], d[3], 0x0051);
+        }
+      }
+    }
+  }
+  __syncthreads ();
+
+  /* Vertical: D[row][column] = band x sums, for 16 rows and 8 columns a
+   * fragment; lane (g, t) ends with rows g, g + 8 of columns 2t, 2t + 1,
+   * staged where the input planes were. */
+  unsigned av[NK][KS][4];
+#pragma unroll
+  for (int k = 0; k < NK; k++)
+#pragma unroll
+    for (int s = 0; s < KS; s++)
+      band_fragment (taps, k, 1, s, av[k][s]);
+  const bool need_src = OP == OP_ANY && a.op == CF_OP_SHARPEN;
+  unsigned *stg = smem + G::IN_OFF;
+
+#pragma unroll
+  for (int i = 0; i < (TH / 16) * (TW / 8) / WARPS; i++) {
+    const int ti = warp + i * WARPS;
+    const int m0 = (ti / (TW / 8)) * 16, n0 = (ti % (TW / 8)) * 8;
+    int v[NK][NF][4];
+#pragma unroll
+    for (int f = 0; f < NF; f++) {
+#pragma unroll
+      for (int k = 0; k < NK; k++) {
+        const unsigned char *lo = hs + (k * NF + f) * 2 * PLANE +
+            (n0 + g) * G::HPW * 4 + m0 + 4 * t;
+        const unsigned char *hi = lo + PLANE;
+        int dl[4] = { -a.hconst[k], -a.hconst[k], -a.hconst[k],
+          -a.hconst[k]
+        };
+        int dh[4] = { 0, 0, 0, 0 };
+#pragma unroll
+        for (int s = 0; s < KS; s++) {
+          mma < WU > (dl, av[k][s], *(const unsigned *) (lo + 32 * s),
+              *(const unsigned *) (lo + 32 * s + 16));
+          mma < WU > (dh, av[k][s], *(const unsigned *) (hi + 32 * s),
+              *(const unsigned *) (hi + 32 * s + 16));
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          v[k][f][i] = dl[i] + (dh[i] << 8);
+      }
+    }
+
+    const int col = n0 + 2 * t;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const int row = m0 + g + 8 * h;
+      unsigned c0 = 0, c1 = 0;
+      if (need_src && y0 + row < H && x0 + col < W) {
+        /* Sharpen adds to the source sample: read it where it is. */
+        const unsigned char *sp = a.src[job] + (y0 + row) * a.ss[job] +
+            (long long) (x0 + col) * CH;
+        c0 = CH == 4 ? __ldg ((const unsigned *) sp) : __ldg (sp);
+        if (x0 + col + 1 < W)
+          c1 = CH == 4 ? __ldg ((const unsigned *) sp + 1) : __ldg (sp + 1);
+      }
+      if (CH == 4) {
+        unsigned o0 = 0, o1 = 0;
+#pragma unroll
+        for (int f = 0; f < NF; f++) {
+          const int sh = 8 * a.lane[f];
+          o0 |= (unsigned) post < OP, int >(a, v[0][f][2 * h],
+              v[NK - 1][f][2 * h], (c0 >> sh) & 0xFF) << sh;
+          o1 |= (unsigned) post < OP, int >(a, v[0][f][2 * h + 1],
+              v[NK - 1][f][2 * h + 1], (c1 >> sh) & 0xFF) << sh;
+        }
+        *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o0, o1);
+      } else {
+        const unsigned o0 = (unsigned) post < OP, int >(a, v[0][0][2 * h],
+            v[NK - 1][0][2 * h], (int) c0);
+        const unsigned o1 = (unsigned) post < OP, int >(a,
+            v[0][0][2 * h + 1], v[NK - 1][0][2 * h + 1], (int) c1);
+        *(unsigned short *) ((unsigned char *) (stg + row * SPW < 1 >) +
+            col) = (unsigned short) (o0 | o1 << 8);
+      }
+    }
+  }
+  __syncthreads ();
+  store_tile < CH > (stg, a, job, x0, y0);
+#endif
+}
+
+template < int CH, int NF, int NK, int KS, bool WU, int OP > cudaError_t
+start (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t stream)
+{
+  const auto kernel = mma_kernel < CH, NF, NK, KS, WU, OP >;
+  const size_t bytes = (size_t) Geo < KS >::words (NF, NK) * 4;
+  cudaError_t err;
+
+  /* Per launch, as the attribute belongs to the current device. */
+  if (bytes > 48 * 1024) {
+    err = cudaFuncSetAttribute (kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes);
+    if (err != cudaSuccess)
+      return err;
+  }
+  dim3 grid ((w + TW - 1) / TW, (h + TH - 1) / TH, n_jobs);
+  kernel <<< grid, THREADS, bytes, stream >>> (m);
+  return cudaGetLastError ();
+}
+
+/* Instantiated: linear ops at compile time (Gaussian, box, separable
+ * custom), the rest at run time; gradient pairs up to 17 taps; u8 taps
+ * (a Gaussian's centre above 127) up to 17. */
+template < int CH, int NF > cudaError_t
+dispatch (const MmaArgs & m, int nk, int ks, bool wu, int n_jobs, int w,
+    int h, cudaStream_t s)
+{
+  const bool lin = m.op == CF_OP_LINEAR;
+
+  if (nk == 2)
+    return ks == 1 && !wu ? start < CH, NF, 2, 1, false, CF_OP_MAGNITUDE >
+        (m, n_jobs, w, h, s) : cudaErrorNotSupported;
+  if (wu)
+    return ks != 1 ? cudaErrorNotSupported : lin ?
+        start < CH, NF, 1, 1, true, CF_OP_LINEAR > (m, n_jobs, w, h, s) :
+        start < CH, NF, 1, 1, true, OP_ANY > (m, n_jobs, w, h, s);
+  switch (ks) {
+    case 1:
+      return lin ? start < CH, NF, 1, 1, false, CF_OP_LINEAR > (m, n_jobs, w,
+          h, s) : start < CH, NF, 1, 1, false, OP_ANY > (m, n_jobs, w, h, s);
+    case 2:
+      return lin ? start < CH, NF, 1, 2, false, CF_OP_LINEAR > (m, n_jobs, w,
+          h, s) : start < CH, NF, 1, 2, false, OP_ANY > (m, n_jobs, w, h, s);
+    default:
+      return lin ? start < CH, NF, 1, 3, false, CF_OP_LINEAR > (m, n_jobs, w,
+          h, s) : start < CH, NF, 1, 3, false, OP_ANY > (m, n_jobs, w, h, s);
+  }
+}
+
+/* Taps of a pass as the words of MmaArgs::taps. */
+void
+tap_words (const int *taps, int K, int off, unsigned (&out)[32])
+{
+  unsigned char tb[128] = { 0 };
+
+  for (int i = 0; i < K; i++)
+    tb[16 + off + i] = (unsigned char) taps[i];
+  for (int w = 0; w < 32; w++)
+    out[w] = tb[4 * w] | tb[4 * w + 1] << 8 | tb[4 * w + 2] << 16 |
+        (unsigned) tb[4 * w + 3] << 24;
+}
+
+}                               /* namespace */
+
+cudaError_t
+cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
+    int n_jobs, int max_w, int max_h, cudaStream_t stream)
+{
+  MmaArgs m = { };
+  bool s8 = true, u8 = true;
+  int dev, major = 0;
+
+  if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetAttribute (&major,
+          cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
+    return cudaErrorNotSupported;
+  /* A band of 16 outputs reads 16 + off + K - 1 columns. */
+  const int off = (4 - (K / 2) % 4) % 4;
+  const int ks = K + off <= 17 ? 1 : K + off <= 49 ? 2 : K + off <= 81 ? 3 : 0;
+  if (ks == 0 || nk < 1 || nk > 2)
+    return cudaErrorNotSupported;
+
+  /* Taps must be bytes; the horizontal sums, offset, 16 bits. */
+  for (int k = 0; k < nk; k++) {
+    int neg = 0, pos = 0, col = 0;
+    for (int p = 0; p < 2; p++)
+      for (int i = 0; i < K; i++) {
+        const int w = a.iw[k][p][i];
+        s8 = s8 && w >= -128 && w <= 127;
+        u8 = u8 && w >= 0 && w <= 255;
+      }
+    if (!s8 && !u8)
+      return cudaErrorNotSupported;
+    for (int i = 0; i < K; i++) {
+      const int w = a.iw[k][0][i];
+      (w < 0 ? neg : pos) += w < 0 ? -w : w;
+      col += a.iw[k][1][i];
+    }
+    if (255LL * (neg + pos) > 65535)
+      return cudaErrorNotSupported;
+    m.hbias[k] = 255 * neg;
+    m.hconst[k] = m.hbias[k] * col;
+    tap_words (a.iw[k][0], K, off, m.taps[k][0]);
+    tap_words (a.iw[k][1], K, 0, m.taps[k][1]);
+  }
+
+  /* Wider accesses where every row of every job allows them. */
+  m.flags = SRC_WORDS | SRC_VEC | DST_VEC;
+  for (int j = 0; j < n_jobs; j++) {
+    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 3)
+      m.flags &= ~SRC_WORDS;
+    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 15)
+      m.flags &= ~SRC_VEC;
+    if (((uintptr_t) a.dst[j] | (uintptr_t) a.ds[j]) & 15)
+      m.flags &= ~DST_VEC;
+    m.src[j] = a.src[j];
+    m.dst[j] = a.dst[j];
+    m.ss[j] = a.ss[j];
+    m.ds[j] = a.ds[j];
+    m.width[j] = a.width[j];
+    m.height[j] = a.height[j];
+  }
+  for (int i = 0; i < 4; i++)
+    m.lane[i] = a.lane[i];
+  m.keep = a.keep;
+  m.fill = a.fill;
+  m.K = K;
+  m.off = off;
+  m.op = a.op;
+  m.shift = a.shift;
+  m.bias = a.bias;
+  m.gain = a.gain;
+  m.maxval = a.maxval;
+  m.border = a.border;
+  m.border_value = a.border_value;
+  m.scale = a.scale;
+  m.offset = a.offset;
+  m.amount = a.amount;
+
+  const bool wu = !s8;
+  if (ch == 1)
+    return dispatch < 1, 1 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
+  if (nf == 3)
+    return dispatch < 4, 3 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
+  return dispatch < 4, 4 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
+}
