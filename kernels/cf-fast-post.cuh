@@ -40,7 +40,8 @@ to_float (int v)
 template < class P > __device__ __forceinline__ int
 post_linear (const P & a, int acc)
 {
-  return cf_clamp_int ((acc * a.gain + a.bias) >> a.shift, a.maxval);
+  /* cf_clamp_int in int: a long long compare costs four instructions */
+  return min (max ((acc * a.gain + a.bias) >> a.shift, 0), a.maxval);
 }
 
 /* OP is the spec's op when the launch fixed it (the common ones), or

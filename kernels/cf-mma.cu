@@ -108,10 +108,18 @@ mma (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
 #endif
 }
 
-/* The band fragment of this lane for pass p of kernel k, k-step s:
- * A[m][kk] = tap[kk - m], rows m = g, g + 8, columns 4 t .. 4 t + 3 and
- * 16 + 4 t .. (the m16n8k32 A layout); `taps` is MmaArgs::taps in shared
- * memory. */
+/* The band fragment of this lane for pass p of kernel k, k-step s: the
+ * m16n8k32 A layout, rows m = g, g + 8, columns 4 t .. 4 t + 3 and
+ * 16 + 4 t ..; `taps` is MmaArgs::taps in shared memory.  Horizontal:
+ * A[m][kk] = tap[kk - m].  Vertical: the sums are stored with their rows
+ * permuted in groups of 16 (see the horizontal pass), column kk holding
+ * row 2 t + (b & 1) + 8 (b >> 1) of word t's byte b, and A follows. */
+__device__ __forceinline__ unsigned
+tap_bytes (const unsigned *tw, int at)
+{
+  return __funnelshift_r (tw[at >> 2], tw[(at >> 2) + 1], 8 * (at & 3));
+}
+
 __device__ __forceinline__ void
 band_fragment (const unsigned *taps, int k, int p, int s, unsigned (&r)[4])
 {
@@ -120,8 +128,12 @@ band_fragment (const unsigned *taps, int k, int p, int s, unsigned (&r)[4])
 #pragma unroll
   for (int q = 0; q < 4; q++) {
     const int m = g + 8 * (q & 1);
-    const int at = 32 * s + 16 * (q >> 1) + 4 * t - m + 16;
-    r[q] = __funnelshift_r (tw[at >> 2], tw[(at >> 2) + 1], 8 * (at & 3));
+    const int base = 32 * s + 16 * (q >> 1) - m + 16;
+    if (p == 0)
+      r[q] = tap_bytes (tw, base + 4 * t);
+    else
+      r[q] = __byte_perm (tap_bytes (tw, base + 2 * t),
+          tap_bytes (tw, base + 2 * t + 8), 0x5410);
   }
 }
 
@@ -133,6 +145,14 @@ split_lane (uint4 p, int l)
 
   return __byte_perm (__byte_perm (p.x, p.y, sel), __byte_perm (p.z, p.w,
           sel), 0x5410);
+}
+
+/* The selector taking bytes l0 and l1 of two words: [a.l0 b.l0 a.l1 b.l1]. */
+__device__ __forceinline__ unsigned
+pair_sel (int l0, int l1)
+{
+  return (unsigned) l0 | (unsigned) (l0 + 4) << 4 | (unsigned) l1 << 8 |
+      (unsigned) (l1 + 4) << 12;
 }
 
 /* The input rows [0, rh) and columns [0, rw) of the tile as byte planes:
@@ -217,9 +237,19 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
       if (t >= total || q >= qw)
         continue;
       if (CH == 4) {
+        /* Two channels from four permutes: [p0.l0 p1.l0 p0.l1 p1.l1] and
+         * the same of p2, p3, then their halves. */
 #pragma unroll
-        for (int f = 0; f < NF; f++)
-          in[(f * G::HR + r) * G::IPW + q] = split_lane (p[b], a.lane[f]);
+        for (int f = 0; f + 1 < NF; f += 2) {
+          const unsigned sel = pair_sel (a.lane[f], a.lane[f + 1]);
+          const unsigned x = __byte_perm (p[b].x, p[b].y, sel);
+          const unsigned y = __byte_perm (p[b].z, p[b].w, sel);
+          in[(f * G::HR + r) * G::IPW + q] = __byte_perm (x, y, 0x5410);
+          in[((f + 1) * G::HR + r) * G::IPW + q] = __byte_perm (x, y, 0x7632);
+        }
+        if (NF & 1)
+          in[((NF - 1) * G::HR + r) * G::IPW + q] = split_lane (p[b],
+              a.lane[NF - 1]);
       } else {
         in[r * G::IPW + q] = p[b].x;
       }
@@ -302,8 +332,8 @@ mma_kernel (const __grid_constant__ MmaArgs a)
     return;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  /* Rows the vertical taps reach, in whole fragments; columns in words. */
-  const int rh = (TH + a.K - 1 + 7) & ~7;
+  /* Rows the vertical taps reach, in whole tiles; columns in words. */
+  const int rh = (TH + a.K - 1 + 15) & ~15;
   const int rw = (TW + a.K - 1 + a.off + 3) & ~3;
 
   unsigned *taps = smem + G::TAP_OFF;
@@ -317,8 +347,11 @@ mma_kernel (const __grid_constant__ MmaArgs a)
       NF * G::HR * G::IPW);
   constexpr int PLANE = TW * G::HPW * 4;        /* bytes of one sum plane */
 
-  /* Horizontal: D'[column][row] = band x plane rows, for 16 columns and 8
-   * rows a fragment; stored as low and high bytes of (sum + hbias).  The
+  /* Horizontal: D'[column][row] = band x plane rows, 16 columns and 16
+   * rows a tile in two MMAs (rows 0-7, 8-15), so lane (g, t) ends with rows
+   * 2t, 2t + 1, 2t + 8, 2t + 9 of columns g and g + 8: the low and high
+   * bytes of (sum + hbias) of those rows go to shared memory a word each,
+   * word t of the tile's column (the vertical band knows the order).  The
    * trip count is the widest tile's, so the loop unrolls. */
   {
     unsigned ab[NK][KS][4];
@@ -327,42 +360,52 @@ mma_kernel (const __grid_constant__ MmaArgs a)
 #pragma unroll
       for (int s = 0; s < KS; s++)
         band_fragment (taps, k, 0, s, ab[k][s]);
-    constexpr int TILES = (G::HR / 8) * (TW / 16);
+    constexpr int TILES = (G::HR / 16) * (TW / 16);
 #pragma unroll
     for (int i = 0; i < (TILES + WARPS - 1) / WARPS; i++) {
       const int ti = warp + i * WARPS;
-      const int n0 = (ti / (TW / 16)) * 8, m0 = (ti % (TW / 16)) * 16;
+      const int n0 = (ti / (TW / 16)) * 16, m0 = (ti % (TW / 16)) * 16;
       if (ti >= TILES || n0 >= rh)
         continue;
 #pragma unroll
       for (int f = 0; f < NF; f++) {
         const unsigned char *rp = in + (f * G::HR + n0 + g) * G::IPW * 4 +
             m0 + 4 * t;
-        unsigned b0[KS], b1[KS];
+        unsigned b0[2][KS], b1[2][KS];
 #pragma unroll
-        for (int s = 0; s < KS; s++) {
-          b0[s] = *(const unsigned *) (rp + 32 * s);
-          b1[s] = *(const unsigned *) (rp + 32 * s + 16);
-        }
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+          for (int s = 0; s < KS; s++) {
+            b0[h][s] = *(const unsigned *) (rp + 8 * h * G::IPW * 4 + 32 * s);
+            b1[h][s] = *(const unsigned *) (rp + 8 * h * G::IPW * 4 + 32 * s
+                + 16);
+          }
 #pragma unroll
         for (int k = 0; k < NK; k++) {
-          int d[4] = { a.hbias[k], a.hbias[k], a.hbias[k], a.hbias[k] };
+          int d[2][4];
 #pragma unroll
-          for (int s = 0; s < KS; s++)
-            mma < WU > (d, ab[k][s], b0[s], b1[s]);
-          /* d0, d1: rows n0 + 2t, + 1 of column m0 + g; d2, d3: of
-           * column m0 + g + 8. */
-          unsigned char *lo = hs + (k * NF + f) * 2 * PLANE +
-              (m0 + g) * G::HPW * 4 + n0 + 2 * t;
-          unsigned char *hi = lo + PLANE;
-          *(unsigned short *) lo = (unsigned short) __byte_perm (d[0], d[1],
-              0x0040);
-          *(unsigned short *) hi = (unsigned short) __byte_perm (d[0], d[1],
-              0x0051);
-          *(unsigned short *) (lo + 8 * G::HPW * 4) =
-              (unsigned short) __byte_perm (d[2], d[3], 0x0040);
-          *(unsigned short *) (hi + 8 * G::HPW * 4) =
-              (unsigned short) __byte_perm (d[2], d[3], 0x0051);
+          for (int h = 0; h < 2; h++) {
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+              d[h][j] = a.hbias[k];
+#pragma unroll
+            for (int s = 0; s < KS; s++)
+              mma < WU > (d[h], ab[k][s], b0[h][s], b1[h][s]);
+          }
+          unsigned *lo = (unsigned *) (hs + (k * NF + f) * 2 * PLANE +
+              (m0 + g) * G::HPW * 4 + n0 + 4 * t);
+          unsigned *hi = lo + PLANE / 4;
+#pragma unroll
+          for (int c = 0; c < 2; c++) {
+            /* [r0.b0 r1.b0 r0.b1 r1.b1] of rows 2t, 2t + 1 and of 2t + 8,
+             * 2t + 9, then their low and high halves. */
+            const unsigned x = __byte_perm (d[0][2 * c], d[0][2 * c + 1],
+                0x5140);
+            const unsigned y = __byte_perm (d[1][2 * c], d[1][2 * c + 1],
+                0x5140);
+            lo[c * 8 * G::HPW] = __byte_perm (x, y, 0x5410);
+            hi[c * 8 * G::HPW] = __byte_perm (x, y, 0x7632);
+          }
         }
       }
     }
@@ -380,6 +423,20 @@ mma_kernel (const __grid_constant__ MmaArgs a)
       band_fragment (taps, k, 1, s, av[k][s]);
   const bool need_src = OP == OP_ANY && a.op == CF_OP_SHARPEN;
   unsigned *stg = smem + G::IN_OFF;
+  /* Permutes placing samples in their pixel lanes: the first takes
+   * samples 0 and 1 (zero from byte 1 of sample 0), the next add one. */
+  unsigned sel[NF > 1 ? NF - 1 : 1];
+  if (CH == 4) {
+    sel[0] = 0;
+    for (int j = 0; j < 4; j++)
+      sel[0] |= (j == a.lane[0] ? 0u : j == a.lane[1] ? 4u : 1u) << 4 * j;
+#pragma unroll
+    for (int f = 2; f < NF; f++) {
+      sel[f - 1] = 0;
+      for (int j = 0; j < 4; j++)
+        sel[f - 1] |= (j == a.lane[f] ? 4u : (unsigned) j) << 4 * j;
+    }
+  }
 
 #pragma unroll
   for (int i = 0; i < (TH / 16) * (TW / 8) / WARPS; i++) {
@@ -424,16 +481,22 @@ mma_kernel (const __grid_constant__ MmaArgs a)
           c1 = CH == 4 ? __ldg ((const unsigned *) sp + 1) : __ldg (sp + 1);
       }
       if (CH == 4) {
-        unsigned o0 = 0, o1 = 0;
+        unsigned o[2];
 #pragma unroll
-        for (int f = 0; f < NF; f++) {
-          const int sh = 8 * a.lane[f];
-          o0 |= (unsigned) post < OP, int >(a, v[0][f][2 * h],
-              v[NK - 1][f][2 * h], (c0 >> sh) & 0xFF) << sh;
-          o1 |= (unsigned) post < OP, int >(a, v[0][f][2 * h + 1],
-              v[NK - 1][f][2 * h + 1], (c1 >> sh) & 0xFF) << sh;
+        for (int e = 0; e < 2; e++) {
+          const unsigned c = e ? c1 : c0;
+          unsigned r[NF];
+#pragma unroll
+          for (int f = 0; f < NF; f++)
+            r[f] = (unsigned) post < OP, int >(a, v[0][f][2 * h + e],
+                v[NK - 1][f][2 * h + e], (c >> 8 * a.lane[f]) & 0xFF);
+          /* Each sample to its lane (byte 1 of a sample is 0). */
+          o[e] = __byte_perm (r[0], r[1], sel[0]);
+#pragma unroll
+          for (int f = 2; f < NF; f++)
+            o[e] = __byte_perm (o[e], r[f], sel[f - 1]);
         }
-        *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o0, o1);
+        *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o[0], o[1]);
       } else {
         const unsigned o0 = (unsigned) post < OP, int >(a, v[0][0][2 * h],
             v[NK - 1][0][2 * h], (int) c0);
@@ -469,17 +532,19 @@ start (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t stream)
 }
 
 /* Instantiated: linear ops at compile time (Gaussian, box, separable
- * custom), the rest at run time; gradient pairs up to 17 taps; u8 taps
- * (a Gaussian's centre above 127) up to 17. */
+ * custom), the rest at run time; u8 taps (a Gaussian's centre above 127)
+ * up to 17. */
 template < int CH, int NF > cudaError_t
 dispatch (const MmaArgs & m, int nk, int ks, bool wu, int n_jobs, int w,
     int h, cudaStream_t s)
 {
   const bool lin = m.op == CF_OP_LINEAR;
 
+  /* Gradient pairs (Sobel, Scharr: up to 7 taps) measured faster on the
+   * FMA kernels, whose two sums share one tile of twice less shared
+   * memory. */
   if (nk == 2)
-    return ks == 1 && !wu ? start < CH, NF, 2, 1, false, CF_OP_MAGNITUDE >
-        (m, n_jobs, w, h, s) : cudaErrorNotSupported;
+    return cudaErrorNotSupported;
   if (wu)
     return ks != 1 ? cudaErrorNotSupported : lin ?
         start < CH, NF, 1, 1, true, CF_OP_LINEAR > (m, n_jobs, w, h, s) :
