@@ -30,13 +30,15 @@
 namespace
 {
 
-using cf_fast::OP_ANY;
 using cf_fast::post;
 
 constexpr int THREADS = 256;
 constexpr int WARPS = THREADS / 32;
 constexpr int TW = 64;          /* tile columns */
-constexpr int TH = 64;          /* tile rows */
+#ifndef CF_MMA_TH
+#define CF_MMA_TH 64
+#endif
+constexpr int TH = CF_MMA_TH;   /* tile rows */
 
 /* Row alignments that allow wider accesses. */
 constexpr unsigned SRC_WORDS = 1;       /* samples of a row: aligned words */
@@ -55,6 +57,7 @@ struct MmaArgs
   int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
   int lane[4];
   unsigned keep, fill;
+  unsigned filtered;            /* byte lanes of lane[] as a bit mask */
   int K;
   int off;                      /* (-K / 2) mod 4: see load_planes */
   unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
@@ -258,61 +261,91 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
   __syncthreads ();
 }
 
+/* The source words of a 16-byte chunk (zero past the row's end). */
+__device__ __forceinline__ uint4
+load_chunk (const unsigned char *sp, bool vec, int valid)
+{
+  if (vec && valid >= 16)
+    return __ldg ((const uint4 *) sp);
+  unsigned w[4] = { 0, 0, 0, 0 };
+#pragma unroll
+  for (int j = 0; j < 16; j++)
+    if (j < valid)
+      w[j >> 2] |= (unsigned) __ldg (sp + j) << (8 * (j & 3));
+  return make_uint4 (w[0], w[1], w[2], w[3]);
+}
+
+/* Unsharp mask of the samples in `lanes` (bytes of w): the staged word holds
+ * the blurred samples, src the source ones. */
+__device__ __forceinline__ unsigned
+sharpen_word (const MmaArgs & a, unsigned w, unsigned src, unsigned lanes)
+{
+#pragma unroll
+  for (int l = 0; l < 4; l++) {
+    if (!(lanes & (1u << l)))
+      continue;
+    const int b = (w >> 8 * l) & 0xFF, c = (src >> 8 * l) & 0xFF;
+    const unsigned r = (unsigned) cf_post_sharpen (c, b, a.amount, a.maxval);
+    w = (w & ~(0xFFu << 8 * l)) | r << 8 * l;
+  }
+  return w;
+}
+
 /* The staged output tile (filtered samples only, in place of the input
- * planes) to the frame, 16 bytes a store where the rows allow, merged with
- * the copied and filled bytes of four-sample pixels. */
-template < int CH > __device__ __forceinline__ void
+ * planes) to the frame, 16 bytes a store where the rows allow: sharpened
+ * against the source samples (loaded here, coalesced) for CF_OP_SHARPEN,
+ * merged with the copied and filled bytes of four-sample pixels. */
+template < int CH, int OP > __device__ __forceinline__ void
 store_tile (const unsigned *stg, const MmaArgs & a, int job, int x0, int y0)
 {
   constexpr int CHUNKS = TW * CH / 16;  /* 16-byte chunks a row */
   const int W = a.width[job], H = a.height[job];
   const long long ss = a.ss[job], ds = a.ds[job];
+  const bool need_src = OP == CF_OP_SHARPEN || (CH == 4 && a.keep);
+  /* Filtered bytes of a word: all for single samples, the pixel lanes
+   * neither copied nor filled otherwise. */
+  const unsigned filtered = CH == 1 ? 0xF : a.filtered;
 
 #pragma unroll
-  for (int i = 0; i < TH * CHUNKS / THREADS; i++) {
+  for (int i = 0; i < (TH * CHUNKS + THREADS - 1) / THREADS; i++) {
     const int c = threadIdx.x + i * THREADS;
     const int row = c / CHUNKS, col = (c % CHUNKS) * (16 / CH);
     const int y = y0 + row, x = x0 + col;
-    if (y >= H || x >= W)
+    if (c >= TH * CHUNKS || y >= H || x >= W)
       continue;
+    const int valid = min (W - x, 16 / CH) * CH;        /* bytes */
     const uint4 v = *(const uint4 *) (stg + row * SPW < CH > + col * CH / 4);
-    unsigned char *dp = a.dst[job] + y * ds + (long long) x * CH;
-    if (CH == 4) {
-      unsigned o[4] = { v.x, v.y, v.z, v.w };
-      if (a.keep) {
-        const unsigned char *sp = a.src[job] + y * ss + (long long) x * 4;
-        if ((a.flags & SRC_VEC) && x + 4 <= W) {
-          const uint4 s = __ldg ((const uint4 *) sp);
-          o[0] |= s.x & a.keep;
-          o[1] |= s.y & a.keep;
-          o[2] |= s.z & a.keep;
-          o[3] |= s.w & a.keep;
-        } else {
+    unsigned o[4] = { v.x, v.y, v.z, v.w };
+    if (need_src) {
+      const uint4 sv = load_chunk (a.src[job] + y * ss + (long long) x * CH,
+          a.flags & SRC_VEC, valid);
+      const unsigned sw[4] = { sv.x, sv.y, sv.z, sv.w };
 #pragma unroll
-          for (int j = 0; j < 4; j++)
-            if (x + j < W)
-              o[j] |= __ldg ((const unsigned *) sp + j) & a.keep;
-        }
+      for (int j = 0; j < 4; j++) {
+        if (OP == CF_OP_SHARPEN)
+          o[j] = sharpen_word (a, o[j], sw[j], filtered);
+        if (CH == 4)
+          o[j] |= sw[j] & a.keep;
       }
+    }
+    if (CH == 4) {
 #pragma unroll
       for (int j = 0; j < 4; j++)
         o[j] |= a.fill;
-      if ((a.flags & DST_VEC) && x + 4 <= W) {
-        *(uint4 *) dp = make_uint4 (o[0], o[1], o[2], o[3]);
-      } else {
+    }
+    unsigned char *dp = a.dst[job] + y * ds + (long long) x * CH;
+    if ((a.flags & DST_VEC) && valid == 16) {
+      *(uint4 *) dp = make_uint4 (o[0], o[1], o[2], o[3]);
+    } else if (CH == 4) {
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-          if (x + j < W)
-            ((unsigned *) dp)[j] = o[j];
-      }
-    } else if ((a.flags & DST_VEC) && x + 16 <= W) {
-      *(uint4 *) dp = v;
+      for (int j = 0; j < 4; j++)
+        if (4 * j < valid)
+          ((unsigned *) dp)[j] = o[j];
     } else {
-      const unsigned w[4] = { v.x, v.y, v.z, v.w };
 #pragma unroll
       for (int j = 0; j < 16; j++)
-        if (x + j < W)
-          dp[j] = (unsigned char) (w[j >> 2] >> (8 * (j & 3)));
+        if (j < valid)
+          dp[j] = (unsigned char) (o[j >> 2] >> (8 * (j & 3)));
     }
   }
 }
@@ -421,7 +454,6 @@ mma_kernel (const __grid_constant__ MmaArgs a)
 #pragma unroll
     for (int s = 0; s < KS; s++)
       band_fragment (taps, k, 1, s, av[k][s]);
-  const bool need_src = OP == OP_ANY && a.op == CF_OP_SHARPEN;
   unsigned *stg = smem + G::IN_OFF;
   /* Permutes placing samples in their pixel lanes: the first takes
    * samples 0 and 1 (zero from byte 1 of sample 0), the next add one. */
@@ -467,29 +499,21 @@ mma_kernel (const __grid_constant__ MmaArgs a)
       }
     }
 
+    /* Sharpen stages the blurred samples; store_tile adds the rest. */
+    constexpr int SOP = OP == CF_OP_SHARPEN ? CF_OP_LINEAR : OP;
     const int col = n0 + 2 * t;
 #pragma unroll
     for (int h = 0; h < 2; h++) {
       const int row = m0 + g + 8 * h;
-      unsigned c0 = 0, c1 = 0;
-      if (need_src && y0 + row < H && x0 + col < W) {
-        /* Sharpen adds to the source sample: read it where it is. */
-        const unsigned char *sp = a.src[job] + (y0 + row) * a.ss[job] +
-            (long long) (x0 + col) * CH;
-        c0 = CH == 4 ? __ldg ((const unsigned *) sp) : __ldg (sp);
-        if (x0 + col + 1 < W)
-          c1 = CH == 4 ? __ldg ((const unsigned *) sp + 1) : __ldg (sp + 1);
-      }
       if (CH == 4) {
         unsigned o[2];
 #pragma unroll
         for (int e = 0; e < 2; e++) {
-          const unsigned c = e ? c1 : c0;
           unsigned r[NF];
 #pragma unroll
           for (int f = 0; f < NF; f++)
-            r[f] = (unsigned) post < OP, int >(a, v[0][f][2 * h + e],
-                v[NK - 1][f][2 * h + e], (c >> 8 * a.lane[f]) & 0xFF);
+            r[f] = (unsigned) post < SOP, int >(a, v[0][f][2 * h + e],
+                v[NK - 1][f][2 * h + e], 0);
           /* Each sample to its lane (byte 1 of a sample is 0). */
           o[e] = __byte_perm (r[0], r[1], sel[0]);
 #pragma unroll
@@ -498,17 +522,17 @@ mma_kernel (const __grid_constant__ MmaArgs a)
         }
         *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o[0], o[1]);
       } else {
-        const unsigned o0 = (unsigned) post < OP, int >(a, v[0][0][2 * h],
-            v[NK - 1][0][2 * h], (int) c0);
-        const unsigned o1 = (unsigned) post < OP, int >(a,
-            v[0][0][2 * h + 1], v[NK - 1][0][2 * h + 1], (int) c1);
+        const unsigned o0 = (unsigned) post < SOP, int >(a, v[0][0][2 * h],
+            v[NK - 1][0][2 * h], 0);
+        const unsigned o1 = (unsigned) post < SOP, int >(a,
+            v[0][0][2 * h + 1], v[NK - 1][0][2 * h + 1], 0);
         *(unsigned short *) ((unsigned char *) (stg + row * SPW < 1 >) +
             col) = (unsigned short) (o0 | o1 << 8);
       }
     }
   }
   __syncthreads ();
-  store_tile < CH > (stg, a, job, x0, y0);
+  store_tile < CH, OP > (stg, a, job, x0, y0);
 #endif
 }
 
@@ -531,34 +555,45 @@ start (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t stream)
   return cudaGetLastError ();
 }
 
-/* Instantiated: linear ops at compile time (Gaussian, box, separable
- * custom), the rest at run time; u8 taps (a Gaussian's centre above 127)
- * up to 17. */
+/* Instantiated: linear (Gaussian, box, separable custom) and sharpen up
+ * to 63 taps, u8 taps (a Gaussian's centre above 127) up to 17, absolute
+ * derivatives (sobel-x, sobel-y: up to 7) with s8 taps. */
+template < int CH, int NF, int KS, bool WU > cudaError_t
+dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t s)
+{
+  switch (m.op) {
+    case CF_OP_LINEAR:
+      return start < CH, NF, 1, KS, WU, CF_OP_LINEAR > (m, n_jobs, w, h, s);
+    case CF_OP_SHARPEN:
+      return start < CH, NF, 1, KS, WU, CF_OP_SHARPEN > (m, n_jobs, w, h, s);
+    case CF_OP_ABS:
+      if constexpr (KS == 1 && !WU)
+        return start < CH, NF, 1, 1, false, CF_OP_ABS > (m, n_jobs, w, h, s);
+      return cudaErrorNotSupported;
+    default:
+      return cudaErrorNotSupported;
+  }
+}
+
 template < int CH, int NF > cudaError_t
 dispatch (const MmaArgs & m, int nk, int ks, bool wu, int n_jobs, int w,
     int h, cudaStream_t s)
 {
-  const bool lin = m.op == CF_OP_LINEAR;
-
   /* Gradient pairs (Sobel, Scharr: up to 7 taps) measured faster on the
    * FMA kernels, whose two sums share one tile of twice less shared
    * memory. */
   if (nk == 2)
     return cudaErrorNotSupported;
   if (wu)
-    return ks != 1 ? cudaErrorNotSupported : lin ?
-        start < CH, NF, 1, 1, true, CF_OP_LINEAR > (m, n_jobs, w, h, s) :
-        start < CH, NF, 1, 1, true, OP_ANY > (m, n_jobs, w, h, s);
+    return ks == 1 ? dispatch_op < CH, NF, 1, true > (m, n_jobs, w, h, s) :
+        cudaErrorNotSupported;
   switch (ks) {
     case 1:
-      return lin ? start < CH, NF, 1, 1, false, CF_OP_LINEAR > (m, n_jobs, w,
-          h, s) : start < CH, NF, 1, 1, false, OP_ANY > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 1, false > (m, n_jobs, w, h, s);
     case 2:
-      return lin ? start < CH, NF, 1, 2, false, CF_OP_LINEAR > (m, n_jobs, w,
-          h, s) : start < CH, NF, 1, 2, false, OP_ANY > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 2, false > (m, n_jobs, w, h, s);
     default:
-      return lin ? start < CH, NF, 1, 3, false, CF_OP_LINEAR > (m, n_jobs, w,
-          h, s) : start < CH, NF, 1, 3, false, OP_ANY > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 3, false > (m, n_jobs, w, h, s);
   }
 }
 
@@ -638,6 +673,8 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
     m.lane[i] = a.lane[i];
   m.keep = a.keep;
   m.fill = a.fill;
+  for (int f = 0; f < nf; f++)
+    m.filtered |= 1u << a.lane[f];
   m.K = K;
   m.off = off;
   m.op = a.op;
