@@ -170,8 +170,7 @@ fft_step (gpointer data, cudaStream_t stream)
   KernelStep *k = data;
   GError *error = NULL;
 
-  if (!cf_fft_filter (k->fft, k->spec, k->d_dense, &k->frame, stream,
-          &error)) {
+  if (!cf_fft_filter (k->fft, k->spec, k->d_dense, &k->frame, stream, &error)) {
     fprintf (stderr, "cudafilter-bench: %s\n", error->message);
     exit (1);
   }

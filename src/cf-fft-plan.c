@@ -145,8 +145,7 @@ div_up (int a, int b)
 /* Tiles over every filtered channel for one transform size; -1 when a
  * count would overflow. */
 static gint64
-count_tiles (const CfChannel * channels, int n_channels, int step_x,
-    int step_y)
+count_tiles (const CfChannel * channels, int n_channels, int step_x, int step_y)
 {
   gint64 total = 0;
 

@@ -150,7 +150,7 @@ cf_fft_wanted (CfFft * fft, CfConvMethod method, const CfSpec * spec,
  * size. */
 static gboolean
 make_plan (cufftHandle * plan, cufftType type, int w, int h, int batch,
-    size_t * work, GError ** error)
+    size_t *work, GError ** error)
 {
   int n[2] = { h, w };
 

@@ -237,8 +237,7 @@ test_geometry_large (void)
 
     /* 4K RGBA, alpha copied: tiles for three channels only */
     cf_layout_init_interleaved (&l, 3840, 2160, 4, 1, 0x7);
-    g_assert_true (cf_fft_plan_geometry (spec, l.channels, l.n_channels,
-            &g));
+    g_assert_true (cf_fft_plan_geometry (spec, l.channels, l.n_channels, &g));
     check_geometry (&g, spec, &l);
     g_assert_cmpint (g.tiles.n_tiles, >, 3);
     g_test_message ("%dx%d 4K RGBA: %dx%d tiles, %d of them, batch %d, "
@@ -251,8 +250,7 @@ test_geometry_large (void)
     cf_layout_add_channel (&l, CF_CHANNEL_FILTER, 0, 1920, 1080, 1, 0, 0);
     cf_layout_add_channel (&l, CF_CHANNEL_FILTER, 1, 960, 540, 1, 0, 0);
     cf_layout_add_channel (&l, CF_CHANNEL_FILTER, 2, 960, 540, 1, 0, 0);
-    g_assert_true (cf_fft_plan_geometry (spec, l.channels, l.n_channels,
-            &g));
+    g_assert_true (cf_fft_plan_geometry (spec, l.channels, l.n_channels, &g));
     check_geometry (&g, spec, &l);
     g_assert_cmpint (g.tiles.tiles_x[1], ==, g.tiles.tiles_x[2]);
     g_assert_cmpint (g.tiles.tiles_x[1] * g.tiles.tiles_y[1], <=,
