@@ -4,8 +4,9 @@
  * uploads and downloads (the cost of system-memory caps).
  *
  *   cudafilter-bench --filter gaussian,sobel --size 3840x2160 --format rgba
+ *   cudafilter-bench --filter custom --kernel-size 31 --method direct,fft
  *
- * Prints a table and one "csv," line per case. */
+ * Prints a table and one "csv," line per case and method. */
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -13,9 +14,14 @@
 #include <glib.h>
 #include <cuda_runtime_api.h>
 
+#include "config.h"
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-launch.h"
+#include "cf-fft-plan.h"
+#ifdef HAVE_CUFFT
+#include "cf-fft.h"
+#endif
 
 #define PITCH_ALIGN 256
 
@@ -24,6 +30,7 @@ static char *opt_formats = (char *) "rgba";
 static char *opt_size = (char *) "3840x2160";
 static char *opt_kernel = NULL;
 static char *opt_border = (char *) "reflect101";
+static char *opt_methods = (char *) "auto";
 static double opt_sigma = 2.0;
 static int opt_kernel_size = 0;
 static int opt_iterations = 100;
@@ -37,9 +44,13 @@ static GOptionEntry entries[] = {
   {"sigma", 's', 0, G_OPTION_ARG_DOUBLE, &opt_sigma,
       "Gaussian / sharpen sigma (default 2.0: 13 taps)", "SIGMA"},
   {"kernel-size", 'k', 0, G_OPTION_ARG_INT, &opt_kernel_size,
-      "Kernel size, 0 = derived (default 0)", "N"},
+      "Kernel size, 0 = derived (default 0); for custom without --kernel, "
+        "an N x N matrix of fixed random integers (not separable)", "N"},
   {"kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel,
       "Matrix for the custom filter, e.g. \"0 -1 0; -1 5 -1; 0 -1 0\"", "M"},
+  {"method", 'm', 0, G_OPTION_ARG_STRING, &opt_methods,
+      "Comma-separated convolution methods for dense kernels: auto (as the "
+        "element chooses), direct, fft (where exact) (default auto)", "LIST"},
   {"border", 'b', 0, G_OPTION_ARG_STRING, &opt_border,
       "reflect101, replicate, reflect, wrap or constant (default reflect101)",
       "MODE"},
@@ -138,6 +149,9 @@ typedef struct
   CfDeviceFrame frame;
   const CfSpec *spec;
   const int *d_dense;
+#ifdef HAVE_CUFFT
+  CfFft *fft;
+#endif
 } KernelStep;
 
 static void
@@ -147,6 +161,55 @@ kernel_step (gpointer data, cudaStream_t stream)
 
   CHECK (cf_launch_filter (&k->frame, &k->spec->kp, &k->spec->sep,
           k->d_dense, stream));
+}
+
+#ifdef HAVE_CUFFT
+static void
+fft_step (gpointer data, cudaStream_t stream)
+{
+  KernelStep *k = data;
+  GError *error = NULL;
+
+  if (!cf_fft_filter (k->fft, k->spec, k->d_dense, &k->frame, stream, &error)) {
+    fprintf (stderr, "cudafilter-bench: %s\n", error->message);
+    exit (1);
+  }
+}
+#endif
+
+/* The step `method` runs for this spec and frame, as the CUDA backend
+ * chooses; NULL (with *why) when it cannot run. */
+static StepFunc
+method_step (CfConvMethod method, KernelStep * ks, const char **why)
+{
+#ifdef HAVE_CUFFT
+  if (method != CF_CONV_DIRECT && cf_fft_spec_eligible (ks->spec)
+      && cf_fft_wanted (ks->fft, method, ks->spec, &ks->frame))
+    return fft_step;
+  *why = cf_fft_spec_eligible (ks->spec) ?
+      "the FFT's error bound is too large for these weights" :
+      "separable or two-kernel spec";
+#else
+  *why = "built without cuFFT";
+#endif
+  return method == CF_CONV_FFT ? NULL : kernel_step;
+}
+
+/* "N x N" random integers, fixed content, normalised by their sum by the
+ * custom filter: dense, since a random matrix is not separable. */
+static char *
+random_kernel (int n)
+{
+  GString *s = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (n);
+
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++)
+      g_string_append_printf (s, "%d ", g_rand_int_range (rand, -6, 10));
+    g_string_append (s, j < n - 1 ? ";" : "");
+  }
+  g_rand_free (rand);
+  return g_string_free (s, FALSE);
 }
 
 typedef struct
@@ -192,7 +255,7 @@ parse_format (const char *name, Format * f)
 
 static void
 run_case (int filter, const Format * fmt, int width, int height,
-    CfBorder border, cudaStream_t stream)
+    CfBorder border, char **methods, cudaStream_t stream)
 {
   CfParams params;
   CfSpec *spec;
@@ -205,16 +268,22 @@ run_case (int filter, const Format * fmt, int width, int height,
   size_t plane_off[CF_MAX_PLANES], plane_pitch[CF_MAX_PLANES];
   unsigned char *d_in, *d_out, *h_pinned;
   int *d_dense = NULL;
-  double moved, gbps;
+  char *random = NULL;
+  double moved;
 
   cf_params_init (&params);
   params.filter = filter;
   params.sigma = opt_sigma;
   params.kernel_size = opt_kernel_size;
   params.border = border;
-  if (filter == CF_FILTER_CUSTOM)
-    params.kernel = opt_kernel ? opt_kernel : "0 -1 0; -1 5 -1; 0 -1 0";
+  if (filter == CF_FILTER_CUSTOM && opt_kernel)
+    params.kernel = opt_kernel;
+  else if (filter == CF_FILTER_CUSTOM && opt_kernel_size > 0)
+    params.kernel = random = random_kernel (opt_kernel_size);
+  else if (filter == CF_FILTER_CUSTOM)
+    params.kernel = "0 -1 0; -1 5 -1; 0 -1 0";
   spec = cf_spec_new (&params, fmt->sample_bytes, &error);
+  g_free (random);
   if (spec == NULL) {
     fprintf (stderr, "cudafilter-bench: %s: %s\n", filter_names[filter],
         error->message);
@@ -277,6 +346,9 @@ run_case (int filter, const Format * fmt, int width, int height,
       sizeof (CfChannel) * layout.n_channels);
   ks.spec = spec;
   ks.d_dense = d_dense;
+#ifdef HAVE_CUFFT
+  ks.fft = cf_fft_new ();
+#endif
 
   d2d = (CopyStep) {
   d_out, d_in, dev_bytes, cudaMemcpyDeviceToDevice};
@@ -285,25 +357,59 @@ run_case (int filter, const Format * fmt, int width, int height,
   d2h = (CopyStep) {
   h_pinned, d_out, dev_bytes, cudaMemcpyDeviceToHost};
 
-  tk = time_step (kernel_step, &ks, stream);
   tc = time_step (copy_step, &d2d, stream);
   tu = time_step (copy_step, &h2d, stream);
   td = time_step (copy_step, &d2h, stream);
-
   moved = 2.0 * frame_bytes;
-  gbps = moved / (tk.median * 1e-6) / 1e9;
-  printf ("%-10s %-6s %5dx%-5d %2dx%-2d %-3s %9.1f %9.1f %9.1f %8.0f "
-      "%8.1f %6.2fx %8.1f %8.1f\n", filter_names[filter], fmt->format,
-      width, height, spec->kp.kw, spec->kp.kh,
-      spec->kp.separable ? "sep" : "2d", tk.median, tk.min, tk.max, gbps,
-      tc.median, tk.median / tc.median, tu.median, td.median);
-  printf ("csv,%s,%s,%d,%d,%d,%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.3f,%.2f,"
-      "%.2f\n", filter_names[filter], fmt->format, width, height,
-      spec->kp.kw, spec->kp.kh, spec->kp.separable, border_names[border],
-      tk.median, tk.min, tk.max, gbps, tc.median, tk.median / tc.median,
-      tu.median, td.median);
-  fflush (stdout);
 
+  for (char **m = methods; *m; m++) {
+    CfConvMethod method;
+    const char *why = NULL, *ran;
+    StepFunc step;
+    CfFftTiles tiles = { 0 };
+    double gbps;
+
+    cf_conv_method_parse (*m, &method);
+    step = method_step (method, &ks, &why);
+    if (step == NULL) {
+      printf ("%-10s %-6s %5dx%-5d %2dx%-2d %-3s %-6s   skipped: %s\n",
+          filter_names[filter], fmt->format, width, height, spec->kp.kw,
+          spec->kp.kh, spec->kp.separable ? "sep" : "2d", *m, why);
+      continue;
+    }
+    ran = step == kernel_step ? "direct" : "fft";
+#ifdef HAVE_CUFFT
+    if (step == fft_step) {
+      CfFftGeometry geom;
+
+      cf_fft_decide (method, spec, ks.frame.channels, ks.frame.n_channels,
+          &geom);
+      tiles = geom.tiles;
+    }
+#endif
+    tk = time_step (step, &ks, stream);
+    gbps = moved / (tk.median * 1e-6) / 1e9;
+    printf ("%-10s %-6s %5dx%-5d %2dx%-2d %-3s %-6s %9.1f %9.1f %9.1f %8.0f "
+        "%8.1f %6.2fx %8.1f %8.1f\n", filter_names[filter], fmt->format,
+        width, height, spec->kp.kw, spec->kp.kh,
+        spec->kp.separable ? "sep" : "2d", ran, tk.median, tk.min, tk.max,
+        gbps, tc.median, tk.median / tc.median, tu.median, td.median);
+    if (tiles.n_tiles > 0)
+      printf ("    fft: %d tiles of %dx%d\n", tiles.n_tiles, tiles.fft_w,
+          tiles.fft_h);
+    printf ("csv,%s,%s,%d,%d,%d,%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.3f,%.2f,"
+        "%.2f,%s,%d,%d,%d\n", filter_names[filter], fmt->format, width,
+        height, spec->kp.kw, spec->kp.kh, spec->kp.separable,
+        border_names[border], tk.median, tk.min, tk.max, gbps, tc.median,
+        tk.median / tc.median, tu.median, td.median, ran, tiles.fft_w,
+        tiles.fft_h, tiles.n_tiles);
+    fflush (stdout);
+  }
+
+#ifdef HAVE_CUFFT
+  CHECK (cudaStreamSynchronize (stream));
+  cf_fft_free (ks.fft);
+#endif
   cudaFree (d_dense);
   cudaFreeHost (h_pinned);
   cudaFree (d_out);
@@ -337,7 +443,7 @@ main (int argc, char **argv)
   GError *error = NULL;
   struct cudaDeviceProp prop;
   cudaStream_t stream;
-  char **filters, **formats;
+  char **filters, **formats, **methods;
   int width, height, border, n_devices = 0;
   char x;
 
@@ -390,15 +496,26 @@ main (int argc, char **argv)
       opt_iterations, opt_warmup, border_names[border]);
   CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
 
-  printf ("%-10s %-6s %11s %5s %-3s %9s %9s %9s %8s %8s %7s %8s %8s\n",
-      "filter", "format", "size", "taps", "", "kernel", "min", "max",
-      "GB/s", "D2D", "ratio", "H2D", "D2H");
+  printf ("%-10s %-6s %11s %5s %-3s %-6s %9s %9s %9s %8s %8s %7s %8s %8s\n",
+      "filter", "format", "size", "taps", "", "method", "kernel", "min",
+      "max", "GB/s", "D2D", "ratio", "H2D", "D2H");
   printf ("csv,filter,format,width,height,kw,kh,separable,border,"
       "kernel_us,kernel_min_us,kernel_max_us,kernel_gbps,d2d_us,"
-      "ratio_to_d2d,h2d_pinned_us,d2h_pinned_us\n");
+      "ratio_to_d2d,h2d_pinned_us,d2h_pinned_us,method,fft_w,fft_h,"
+      "fft_tiles\n");
 
   filters = g_strsplit (opt_filters, ",", -1);
   formats = g_strsplit (opt_formats, ",", -1);
+  methods = g_strsplit (opt_methods, ",", -1);
+  for (char **m = methods; *m; m++) {
+    CfConvMethod method;
+
+    if (!cf_conv_method_parse (g_strstrip (*m), &method) || **m == '\0') {
+      fprintf (stderr, "cudafilter-bench: unknown method \"%s\" (auto, "
+          "direct, fft)\n", *m);
+      return 2;
+    }
+  }
   total_cases = g_strv_length (filters) * g_strv_length (formats);
   for (char **f = filters; *f; f++) {
     int filter = lookup (g_strstrip (*f), filter_names,
@@ -415,12 +532,13 @@ main (int argc, char **argv)
         return 2;
       }
       progress (done_cases, total_cases, *f, *fm);
-      run_case (filter, &fmt, width, height, border, stream);
+      run_case (filter, &fmt, width, height, border, methods, stream);
       progress (++done_cases, total_cases, NULL, NULL);
     }
   }
   g_strfreev (filters);
   g_strfreev (formats);
+  g_strfreev (methods);
   cudaStreamDestroy (stream);
   return 0;
 }

@@ -80,6 +80,21 @@ typedef struct
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
 } CfKernelParams;
 
+/* FFT convolution of dense kernels by overlap-save: every filtered channel
+ * is cut into tiles of fft_w x fft_h input samples, each giving step_x x
+ * step_y outputs (fft - taps + 1); the tiles of all channels are numbered
+ * together, channel job c owning tiles first_tile[c] onwards, row-major. */
+typedef struct
+{
+  int fft_w, fft_h;
+  int step_x, step_y;
+  int n_tiles;
+  int tiles_x[CF_MAX_CHANNELS], tiles_y[CF_MAX_CHANNELS];
+  int first_tile[CF_MAX_CHANNELS];
+  int centre;                   /* subtracted from every sample */
+  long long centre_sum;         /* centre * sum of the weights, added back */
+} CfFftTiles;
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,9 @@
  * filter and download of consecutive frames overlap on the copy and compute
  * engines.  Each frame is synchronised once, when its output is needed.
  * Frames already in device memory (CfFrame.on_device) are read and written
- * in place: no staging planes, no copies. */
+ * in place: no staging planes, no copies.  Large dense kernels may be
+ * convolved through FFTs (cf-fft.c) instead of the direct kernel, as
+ * CUDAFILTER_CONVOLUTION and cf_fft_decide () choose. */
 #include "config.h"
 
 #include <string.h>
@@ -12,6 +14,10 @@
 
 #include "cf-backend-private.h"
 #include "cf-launch.h"
+#include "cf-fft-plan.h"
+#ifdef HAVE_CUFFT
+#include "cf-fft.h"
+#endif
 
 /* Everything one frame in flight needs: its stream (so the upload, filter
  * and download of different frames overlap), device planes, dense weights
@@ -35,6 +41,11 @@ typedef struct
   size_t dense_capacity;
   gboolean have_dense;
   guint64 dense_serial;
+
+#ifdef HAVE_CUFFT
+  /* FFT plans and buffers, made when a spec first takes that path. */
+  CfFft *fft;
+#endif
 } CfCudaSlot;
 
 /* Frames in flight use slots[0 .. max_in_flight - 1] as a ring; the
@@ -49,6 +60,7 @@ typedef struct
   CfCudaSlot slots[MAX_SLOTS + 1];
   guint head;                   /* oldest frame in flight */
   guint count;                  /* frames in flight */
+  CfConvMethod method;          /* CUDAFILTER_CONVOLUTION */
 } CfBackendCuda;
 
 /* 256 bytes keeps every row start aligned for the copy engines. */
@@ -85,6 +97,21 @@ leave_device (const CfBackendCuda * self, int previous)
 {
   if (previous != self->device)
     cudaSetDevice (previous);
+}
+
+/* CUDAFILTER_CONVOLUTION=auto|direct|fft, read when a backend is created:
+ * how dense kernels are convolved (README, "Large kernels"). */
+static CfConvMethod
+read_method (void)
+{
+  const char *text = g_getenv ("CUDAFILTER_CONVOLUTION");
+  CfConvMethod method;
+
+  if (cf_conv_method_parse (text, &method))
+    return method;
+  g_warning ("CUDAFILTER_CONVOLUTION=\"%s\" is not one of auto, direct or "
+      "fft; using auto", text);
+  return CF_CONV_AUTO;
 }
 
 static const char *
@@ -162,6 +189,9 @@ slot_clear (CfCudaSlot * self)
     cudaFree (self->d_out[p]);
   }
   cudaFree (self->d_dense);
+#ifdef HAVE_CUFFT
+  cf_fft_free (self->fft);
+#endif
   if (self->kernel_start)
     cudaEventDestroy (self->kernel_start);
   if (self->kernel_end)
@@ -240,11 +270,29 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
   return TRUE;
 }
 
+/* The filter itself: the direct kernel, or FFTs where `method` and the
+ * error bound send the spec. */
+static gboolean
+launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
+    const CfDeviceFrame * df, const int *dense, GError ** error)
+{
+#ifdef HAVE_CUFFT
+  if (dense != NULL && method != CF_CONV_DIRECT && cf_fft_spec_eligible (spec)) {
+    if (self->fft == NULL)
+      self->fft = cf_fft_new ();
+    if (cf_fft_wanted (self->fft, method, spec, df))
+      return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
+  }
+#endif
+  return check (cf_launch_filter (df, &spec->kp, &spec->sep, dense,
+          self->stream), "cf_launch_filter (kernel launch)", error);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
 static gboolean
-queue_frame (CfCudaSlot * self, const CfSpec * spec,
+queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
@@ -290,8 +338,7 @@ queue_frame (CfCudaSlot * self, const CfSpec * spec,
       sizeof (CfChannel) * layout->n_channels);
 
   cudaEventRecord (self->kernel_start, self->stream);
-  if (!check (cf_launch_filter (&df, &spec->kp, &spec->sep, dense,
-              self->stream), "cf_launch_filter (kernel launch)", error))
+  if (!launch_filter (self, method, spec, &df, dense, error))
     return FALSE;
   cudaEventRecord (self->kernel_end, self->stream);
 
@@ -352,7 +399,7 @@ cf_backend_cuda_submit (CfBackend * backend, const CfSpec * spec,
   }
   if (!enter_device (self, &previous, error))
     return FALSE;
-  ok = queue_frame (slot, spec, layout, in, out, error);
+  ok = queue_frame (slot, self->method, spec, layout, in, out, error);
   if (ok)
     self->count++;
   else
@@ -396,7 +443,7 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
 
   if (!enter_device (self, &previous, error))
     return FALSE;
-  ok = queue_frame (slot, spec, layout, in, out, error)
+  ok = queue_frame (slot, self->method, spec, layout, in, out, error)
       && finish_frame (self, slot, error);
   if (!ok)
     recover (slot);
@@ -457,6 +504,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
 
   fault_alloc = g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "alloc") == 0;
   self = g_new0 (CfBackendCuda, 1);
+  self->method = read_method ();
   self->parent.klass = &cf_backend_cuda_class;
   self->parent.kind = CF_BACKEND_CUDA;
   self->device = device_id;

@@ -15,6 +15,9 @@
 #   racecheck   compute-sanitizer racecheck on one parity case per kernel
 #   kernels     bench/targets.sh (kernel times against the D2D copy)
 #   profile     Nsight Compute (ncu) sections on the slowest kernel cases
+#   fft         (not in the default list) the FFT convolution: parity and
+#               in-flight suites with CUDAFILTER_CONVOLUTION=fft, memcheck on
+#               its parity cases, and bench/fft-crossover.sh
 #
 # Run from the project root after `source .gpu/env.sh` (see
 # ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
@@ -88,6 +91,15 @@ for s in $steps; do
           --section SchedulerStats "$build/bench/cudafilter-bench" -F "$fmt" \
           -f "$f" "$@" -n 5 -w 5
       done ;;
+    fft)
+      step fft-parity 400 env CUDAFILTER_CONVOLUTION=fft \
+        "$build/tests/gpu/test-parity"
+      step fft-inflight 120 env CUDAFILTER_CONVOLUTION=fft \
+        "$build/tests/gpu/test-inflight"
+      step fft-memcheck 300 compute-sanitizer --tool memcheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/fft/custom-15x15 \
+        -p /gpu-parity/fft/laplacian-7 -p /gpu-parity/fft-changes
+      step fft-crossover 500 bench/fft-crossover.sh "$build" 20 ;;
     *) echo "unknown step $s" | tee -a "$summary" ;;
   esac
 done

@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "cf-backend.h"
+#include "cf-fft-plan.h"
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include "cf-launch.h"
@@ -382,6 +383,275 @@ test_large (void)
 }
 
 /* ---------------------------------------------------------------------- */
+/* FFT convolution of large dense kernels: the same bytes as the CPU
+ * backend, through backends made with CUDAFILTER_CONVOLUTION=fft (every
+ * dense spec whose error bound allows it) and =direct, beside the default
+ * one (auto, unless the environment says otherwise). */
+
+static CfBackend *gpu_fft, *gpu_direct;
+
+typedef struct
+{
+  const char *name;
+  int kw, kh;                   /* custom kernel of random integers */
+  int lo, hi;                   /* their range */
+  double divisor, offset;       /* divisor 0: the sum */
+  int laplacian;                /* instead: Laplacian of this aperture */
+} FftCase;
+
+static const FftCase fft_cases[] = {
+  {"custom-15x15", 15, 15, -4, 10},
+  {"custom-31x31", 31, 31, -6, 10},
+  {"custom-63x63", 63, 63, -6, 10},
+  /* integer weights (a power-of-two divisor): exact for 16-bit too */
+  {"custom-31x31-int", 31, 31, -6, 10, 4096, 100},
+  {"custom-20x9", 20, 9, -9, 10, 0, 30},
+  {"laplacian-7",.laplacian = 7},
+};
+
+static CfSpec *
+fft_spec (const FftCase * fc, CfBorder border, int sample_bytes)
+{
+  CfParams params;
+  GError *error = NULL;
+  GString *text = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (fc->kw * 64 + fc->kh);
+  CfSpec *spec;
+
+  for (int j = 0; j < fc->kh; j++) {
+    for (int i = 0; i < fc->kw; i++)
+      g_string_append_printf (text, "%d ", g_rand_int_range (rand, fc->lo,
+              fc->hi));
+    g_string_append (text, j < fc->kh - 1 ? ";" : "");
+  }
+  cf_params_init (&params);
+  if (fc->laplacian) {
+    params.filter = CF_FILTER_LAPLACIAN;
+    params.kernel_size = fc->laplacian;
+    params.scale = 0.01;
+    params.offset = 20;
+  } else {
+    params.filter = CF_FILTER_CUSTOM;
+    params.kernel = text->str;
+    params.divisor = fc->divisor;
+    params.offset = fc->offset;
+  }
+  params.border = border;
+  params.border_value = sample_bytes == 1 ? 200 : 50000;
+  spec = cf_spec_new (&params, sample_bytes, &error);
+  g_assert_no_error (error);
+  g_assert_false (spec->kp.separable);
+  g_string_free (text, TRUE);
+  g_rand_free (rand);
+  return spec;
+}
+
+/* Runs the CPU backend and `backend` on f, compares; TRUE when equal. */
+static gboolean
+matches_on (CfBackend * backend, TestFrame * f, const CfSpec * spec,
+    const char *what)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++)
+    memset (f->gpu_out.data[p], CANARY, f->size[p]);
+  g_assert_true (cf_backend_process (backend, spec, &f->layout, &f->in,
+          &f->gpu_out, &error));
+  g_assert_no_error (error);
+  return outputs_match (f, what);
+}
+
+static void
+run_cpu (TestFrame * f, const CfSpec * spec)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++)
+    memset (f->cpu_out.data[p], CANARY, f->size[p]);
+  g_assert_true (cf_backend_process (cpu, spec, &f->layout, &f->in,
+          &f->cpu_out, &error));
+  g_assert_no_error (error);
+}
+
+/* One frame through the forced FFT, forced direct and default backends;
+ * counts the cases the FFT path took. */
+static int
+compare_fft (const FftCase * fc, CfBorder b, LayoutId li, int w, int h,
+    GRand * rand, int *fft_cases_run)
+{
+  CfSpec *spec = fft_spec (fc, b, layout_sample_bytes (li));
+  CfFftGeometry geom;
+  TestFrame f = { 0 };
+  int failures = 0;
+  char *what;
+
+  make_layout (&f.layout, li, w, h);
+  test_frame_alloc (&f, rand);
+  if (cf_fft_decide (CF_CONV_FFT, spec, f.layout.channels,
+          f.layout.n_channels, &geom))
+    (*fft_cases_run)++;
+  run_cpu (&f, spec);
+  what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
+      border_names[b], layout_names[li], w, h);
+  if (!matches_on (gpu_fft, &f, spec, what))
+    failures++;
+  if (!matches_on (gpu, &f, spec, what))
+    failures++;
+  if (!matches_on (gpu_direct, &f, spec, what))
+    failures++;
+  g_free (what);
+  test_frame_clear (&f);
+  cf_spec_free (spec);
+  return failures;
+}
+
+static const Size fft_sizes[] = {
+  {97, 61}, {1, 1}, {7, 3}, {130, 33}, {64, 70},
+};
+
+static void
+test_fft (gconstpointer data)
+{
+  static const LayoutId layouts[] = { LAYOUT_GRAY8, LAYOUT_GRAY16,
+    LAYOUT_RGBA8, LAYOUT_I420, LAYOUT_NV12, LAYOUT_RGBA16
+  };
+  const FftCase *fc = data;
+  int failures = 0, cases = 0, through_fft = 0;
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (0xff7);
+  for (int b = 0; b <= CF_BORDER_CONSTANT; b++)
+    for (guint li = 0; li < G_N_ELEMENTS (layouts); li++)
+      for (guint si = 0; si < G_N_ELEMENTS (fft_sizes); si++, cases++)
+        failures += compare_fft (fc, b, layouts[li], fft_sizes[si].w,
+            fft_sizes[si].h, rand, &through_fft);
+  g_rand_free (rand);
+  g_test_message ("%d of %d cases through the FFT, %d comparisons differ",
+      through_fft, cases, failures);
+#ifndef HAVE_CUFFT
+  g_test_message ("built without cuFFT: every case ran the direct kernel");
+#endif
+  /* 8-bit cases are always exact enough for the FFT path */
+  g_assert_cmpint (through_fft, >=, cases / 2);
+  g_assert_cmpint (failures, ==, 0);
+}
+
+/* Full-HD frames: many tiles per channel, several batches. */
+static void
+test_fft_large (void)
+{
+  static const struct
+  {
+    int fc;                     /* index in fft_cases */
+    LayoutId layout;
+    CfBorder border;
+  } runs[] = {
+    {0, LAYOUT_GRAY8, CF_BORDER_REFLECT101},
+    {0, LAYOUT_GRAY8, CF_BORDER_REPLICATE},
+    {0, LAYOUT_GRAY8, CF_BORDER_REFLECT},
+    {0, LAYOUT_GRAY8, CF_BORDER_WRAP},
+    {0, LAYOUT_GRAY8, CF_BORDER_CONSTANT},
+    {0, LAYOUT_I420, CF_BORDER_REPLICATE},
+    {1, LAYOUT_RGBA8, CF_BORDER_REFLECT101},
+    {2, LAYOUT_GRAY8, CF_BORDER_CONSTANT},
+    {3, LAYOUT_GRAY16, CF_BORDER_WRAP},
+  };
+  int failures = 0;
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (1920);
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++) {
+    const FftCase *fc = &fft_cases[runs[r].fc];
+    CfSpec *spec = fft_spec (fc, runs[r].border,
+        layout_sample_bytes (runs[r].layout));
+    CfFftGeometry geom;
+    TestFrame f = { 0 };
+    char *what;
+
+    make_layout (&f.layout, runs[r].layout, 1920, 1080);
+    g_assert_true (cf_fft_decide (CF_CONV_FFT, spec, f.layout.channels,
+            f.layout.n_channels, &geom));
+    g_assert_cmpint (geom.tiles.n_tiles, >, f.layout.n_channels);
+    test_frame_alloc (&f, rand);
+    run_cpu (&f, spec);
+    what = g_strdup_printf ("%s border=%s %s 1920x1080 (%d tiles of %dx%d)",
+        fc->name, border_names[runs[r].border], layout_names[runs[r].layout],
+        geom.tiles.n_tiles, geom.tiles.fft_w, geom.tiles.fft_h);
+    g_test_message ("%s", what);
+    if (!matches_on (gpu_fft, &f, spec, what))
+      failures++;
+    if (!matches_on (gpu, &f, spec, what))
+      failures++;
+    g_free (what);
+    test_frame_clear (&f);
+    cf_spec_free (spec);
+  }
+  g_rand_free (rand);
+  g_assert_cmpint (failures, ==, 0);
+}
+
+/* The slot's plans and the kernel's spectrum follow spec and size
+ * changes from frame to frame. */
+static void
+test_fft_changes (void)
+{
+  static const struct
+  {
+    int fc;
+    LayoutId layout;
+    int w, h;
+  } seq[] = {
+    {1, LAYOUT_GRAY8, 300, 200}, {1, LAYOUT_GRAY8, 300, 200},
+    {0, LAYOUT_GRAY8, 300, 200}, {0, LAYOUT_RGBA8, 300, 200},
+    {0, LAYOUT_RGBA8, 41, 500}, {2, LAYOUT_RGBA8, 41, 500},
+    {1, LAYOUT_GRAY8, 300, 200},
+  };
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+  rand = g_rand_new_with_seed (77);
+  for (guint i = 0; i < G_N_ELEMENTS (seq); i++) {
+    CfSpec *spec = fft_spec (&fft_cases[seq[i].fc], CF_BORDER_REFLECT101, 1);
+    TestFrame f = { 0 };
+
+    make_layout (&f.layout, seq[i].layout, seq[i].w, seq[i].h);
+    test_frame_alloc (&f, rand);
+    run_cpu (&f, spec);
+    g_assert_true (matches_on (gpu_fft, &f, spec, fft_cases[seq[i].fc].name));
+    test_frame_clear (&f);
+    cf_spec_free (spec);
+  }
+  g_rand_free (rand);
+}
+
+/* A CUDA backend with CUDAFILTER_CONVOLUTION set to `method` while it is
+ * made. */
+static CfBackend *
+cuda_backend_with (const char *method)
+{
+  char *saved = g_strdup (g_getenv ("CUDAFILTER_CONVOLUTION"));
+  GError *error = NULL;
+  CfBackend *b;
+
+  g_setenv ("CUDAFILTER_CONVOLUTION", method, TRUE);
+  b = cf_backend_new (CF_BACKEND_CUDA, -1, &error);
+  g_assert_no_error (error);
+  if (saved)
+    g_setenv ("CUDAFILTER_CONVOLUTION", saved, TRUE);
+  else
+    g_unsetenv ("CUDAFILTER_CONVOLUTION");
+  g_free (saved);
+  return b;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Results worked out by hand, on the CUDA backend alone */
 
 static CfSpec *
@@ -674,6 +944,8 @@ main (int argc, char **argv)
     g_assert_no_error (error);
     gpu = cf_backend_new (CF_BACKEND_CUDA, -1, &error);
     g_assert_no_error (error);
+    gpu_fft = cuda_backend_with ("fft");
+    gpu_direct = cuda_backend_with ("direct");
     g_print ("# comparing %s with %s\n", cf_backend_describe (gpu),
         cf_backend_describe (cpu));
   }
@@ -685,11 +957,20 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
+  for (guint i = 0; i < G_N_ELEMENTS (fft_cases); i++) {
+    char *path = g_strdup_printf ("/gpu-parity/fft/%s", fft_cases[i].name);
+    g_test_add_data_func (path, &fft_cases[i], test_fft);
+    g_free (path);
+  }
+  g_test_add_func ("/gpu-parity/fft-large-1920x1080", test_fft_large);
+  g_test_add_func ("/gpu-parity/fft-changes", test_fft_changes);
   g_test_add_func ("/gpu/hand-values", test_hand_values);
   g_test_add_func ("/gpu/device-errors", test_device_errors);
 
   int ret = g_test_run ();
 
+  cf_backend_free (gpu_direct);
+  cf_backend_free (gpu_fft);
   cf_backend_free (gpu);
   cf_backend_free (cpu);
   g_free (no_device_reason);
