@@ -19,8 +19,9 @@ typedef enum
 /* Kernel area (kw * kh) from which `auto` convolves dense kernels through
  * FFTs.  It is the crossover measured by bench/fft-crossover.sh (see
  * bench/README.md): where the FFT time first drops below the direct
- * kernel's for 4K RGBA and GRAY8.  Update it from that script's output. */
-#define CF_FFT_CROSSOVER_AREA 121
+ * kernel's for 4K RGBA and GRAY8.  Update it from that script's output.
+ * Measured on an H200: from 23x23 on, for both formats (bench/README.md). */
+#define CF_FFT_CROSSOVER_AREA 529
 
 /* The FFT path is taken only where the worst-case error of every integer
  * sum stays below this (rounding recovers the exact sum below 0.5; the
