@@ -46,24 +46,13 @@ gst_cuda_filter_caps_are_cuda (GstCaps * caps)
 
 static GstElementClass *parent_element_class;
 
-static gint
-device_id_of (GstCudaFilter * self)
-{
-  gint id;
-
-  GST_OBJECT_LOCK (self);
-  id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-  return id;
-}
-
 static void
 gst_cuda_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (element);
 
-  gst_cuda_handle_set_context (element, context, device_id_of (self),
-      CTX (self));
+  gst_cuda_handle_set_context (element, context,
+      gst_cuda_filter_get_device_id (self), CTX (self));
   parent_element_class->set_context (element, context);
 }
 

@@ -323,17 +323,6 @@ move_backend (GstCudaFilter * self, GstObject * ctx, gint device_id)
   return TRUE;
 }
 
-static gint
-device_id_property (GstCudaFilter * self)
-{
-  gint device_id;
-
-  GST_OBJECT_LOCK (self);
-  device_id = self->device_id;
-  GST_OBJECT_UNLOCK (self);
-  return device_id;
-}
-
 static gboolean
 backend_is_cuda (GstCudaFilter * self)
 {
@@ -354,7 +343,7 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
   if (!backend_is_cuda (self))
     return GST_FLOW_OK;
   ctx = gst_cuda_filter_cuda_context_to_adopt (self, inbuf,
-      device_id_property (self));
+      gst_cuda_filter_get_device_id (self));
   if (ctx == NULL)
     return GST_FLOW_OK;
 
@@ -392,7 +381,7 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return TRUE;
 
   /* Pending frames were drained before the caps event. */
-  device_id = device_id_property (self);
+  device_id = gst_cuda_filter_get_device_id (self);
   g_clear_pointer (&self->backend, cf_backend_free);
   if (!gst_cuda_filter_cuda_open (self, device_id))
     return move_backend (self, NULL, device_id);

@@ -538,6 +538,17 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+gint
+gst_cuda_filter_get_device_id (GstCudaFilter * self)
+{
+  gint id;
+
+  GST_OBJECT_LOCK (self);
+  id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  return id;
+}
+
 static gboolean
 gst_cuda_filter_start (GstBaseTransform * trans)
 {

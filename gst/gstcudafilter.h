@@ -43,6 +43,10 @@ struct _GstCudaFilter
   gint memory_path;             /* last (input, output) on device, for logs */
 };
 
+/* The cuda-device-id property, read under the object lock (for the
+ * streaming half and the CUDA-memory glue). */
+gint gst_cuda_filter_get_device_id (GstCudaFilter * self);
+
 /* Between the element and its streaming half (gstcudafilter-stream.c). */
 gboolean gst_cuda_filter_prepare (GstCudaFilter * self,
     const GstVideoInfo * info, gboolean force);
