@@ -17,9 +17,13 @@
  *    of a column as one word;
  *  - vertical: band (16 output rows x 32 KS rows) times each byte plane;
  *    the sum is low + 256 high - hbias * (sum of the column taps), the exact
- *    integer the CPU backend computes, and cf-arith.h's op makes the byte.
+ *    integer the CPU backend computes, and cf-arith.h's op makes the byte;
+ *  - the output tile, staged where the input planes were, leaves in 16-byte
+ *    stores, merged with the copied and filled bytes of the pixels (and,
+ *    for sharpen, finished against the source samples).
  * Rows and columns a band reads past its taps meet zero weights, so they
- * may hold anything. */
+ * may hold anything.  Nothing here is faster for its own sake without a
+ * measurement: see bench/README.md for the figures behind each choice. */
 
 #include <stdint.h>
 #include <cuda_runtime.h>
