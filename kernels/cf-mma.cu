@@ -22,8 +22,8 @@
  *    stores, merged with the copied and filled bytes of the pixels (and,
  *    for sharpen, finished against the source samples).
  * Rows and columns a band reads past its taps meet zero weights, so they
- * may hold anything.  Nothing here is faster for its own sake without a
- * measurement: see bench/README.md for the figures behind each choice. */
+ * may hold anything.  The measurements behind each choice are in
+ * bench/README.md. */
 
 #include <stdint.h>
 #include <cuda_runtime.h>
