@@ -100,7 +100,7 @@ leave_device (const CfBackendCuda * self, int previous)
 }
 
 /* CUDAFILTER_CONVOLUTION=auto|direct|fft, read when a backend is created:
- * how dense kernels are convolved (README, "Large kernels"). */
+ * how dense kernels are convolved (README, "Large dense kernels"). */
 static CfConvMethod
 read_method (void)
 {
