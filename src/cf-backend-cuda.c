@@ -277,7 +277,8 @@ launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
     const CfDeviceFrame * df, const int *dense, GError ** error)
 {
 #ifdef HAVE_CUFFT
-  if (dense != NULL && method != CF_CONV_DIRECT && cf_fft_spec_eligible (spec)) {
+  if (dense != NULL && method != CF_CONV_DIRECT
+      && cf_fft_spec_eligible (spec)) {
     if (self->fft == NULL)
       self->fft = cf_fft_new ();
     if (cf_fft_wanted (self->fft, method, spec, df))
