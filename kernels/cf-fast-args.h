@@ -16,7 +16,7 @@ struct CfFastArgs
   unsigned char *dst[CF_FAST_JOBS];
   long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
   int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
-  int lane[4];                  /* 4 samples a pixel: byte of each filtered one */
+  int lane[4];                  /* 4-sample pixels: byte of each filtered one */
   unsigned keep;                /* bytes copied from the source pixel */
   unsigned fill;                /* constant bytes */
   /* separable taps centred in K (odd), divided by their common factors for
