@@ -37,7 +37,6 @@ namespace
 using cf_fast::post;
 
 constexpr int THREADS = 256;
-constexpr int WARPS = THREADS / 32;
 /* Tile columns: measured on an H200, 32 is best for four-sample pixels
  * (4K RGBA sigma 2 46.4 -> 45.3 us, 49 taps 79.8 -> 72.2 us: more blocks
  * fit) and 64 for single samples (GRAY8 20.9 against 24.2 us). */
@@ -120,6 +119,13 @@ mma (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
         "r" (b1));
 #endif
 }
+
+/* The device code of the kernel: compiled for sm_80 and newer only (the
+ * launcher never picks these kernels below), so older device passes do not
+ * see helpers they would not use. */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+
+constexpr int WARPS = THREADS / 32;
 
 /* The band fragment of this lane for pass p of kernel k, k-step s: the
  * m16n8k32 A layout, rows m = g, g + 8, columns 4 t .. 4 t + 3 and
@@ -360,6 +366,8 @@ store_tile (const unsigned *stg, const MmaArgs & a, int job, int x0, int y0)
     }
   }
 }
+
+#endif /* sm_80 and newer */
 
 template < int CH, int NF, int NK, int KS, bool WU, int OP >
 __global__ void __launch_bounds__ (THREADS)
