@@ -18,6 +18,8 @@
 #   fft         (not in the default list) the FFT convolution: parity and
 #               in-flight suites with CUDAFILTER_CONVOLUTION=fft, memcheck on
 #               its parity cases, and bench/fft-crossover.sh
+#   peers       (not in the default list) bench/compare_peers.py against
+#               CuPy on the same GPU, 4K and 1080p
 #
 # Run from the project root after `source .gpu/env.sh` (see
 # ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
@@ -90,6 +92,12 @@ for s in $steps; do
           --section Occupancy --section WarpStateStats --section LaunchStats \
           --section SchedulerStats "$build/bench/cudafilter-bench" -F "$fmt" \
           -f "$f" "$@" -n 5 -w 5
+      done ;;
+    peers)
+      for size in 3840x2160 1920x1080; do
+        step "peers-$size" 300 /usr/bin/env python3 bench/compare_peers.py \
+          "$build" --peer cupy --size "$size" --iterations 50 \
+          --filters gaussian,box,sobel,laplacian,custom
       done ;;
     fft)
       step fft-parity 400 env CUDAFILTER_CONVOLUTION=fft \
