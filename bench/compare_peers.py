@@ -66,9 +66,9 @@ class Peer:
 
     def frame(self, fmt, width, height):
         xp = self.xp
-        shape = (height, width, 4) if fmt == "rgba" else (height, width)
         if fmt not in ("rgba", "gray8"):
             return None
+        shape = (height, width, 4) if fmt == "rgba" else (height, width)
         rng = xp.random.RandomState(42)
         return rng.randint(0, 256, size=shape).astype(xp.uint8)
 

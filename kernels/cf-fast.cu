@@ -32,6 +32,7 @@
 #include "cf-fast.h"
 #include "cf-fast-args.h"
 #include "cf-fast-post.cuh"
+#include "cf-device.cuh"
 
 namespace
 {
@@ -461,18 +462,9 @@ template < class S, typename Kern > cudaError_t
 start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
     int tw, cudaStream_t stream)
 {
-  cudaError_t err;
-
-  /* Per launch, as the attribute belongs to the current device. */
-  if (S::BYTES > 48 * 1024) {
-    err = cudaFuncSetAttribute (kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) S::BYTES);
-    if (err != cudaSuccess)
-      return err;
-  }
   dim3 grid ((max_w + tw - 1) / tw, (max_h + TH - 1) / TH, n_jobs);
-  kernel <<< grid, THREADS, S::BYTES, stream >>> (a);
-  return cudaGetLastError ();
+
+  return cf_start_kernel (kernel, grid, dim3 (THREADS), S::BYTES, a, stream);
 }
 
 template < int CH, int NF, int K, int NK, typename A > cudaError_t

@@ -11,6 +11,7 @@
 
 #include "cf-fft-launch.h"
 #include "cf-arith.h"
+#include "cf-device.cuh"
 
 namespace
 {
@@ -49,20 +50,19 @@ find_tile (const CfFftTiles & t, const CfDeviceFrame & f, int g, int &tx,
   return -1;
 }
 
+/* Sample (x, y) of a channel job in its plane. */
 template < typename T > __device__ __forceinline__ int
 load (const unsigned char *plane, long long stride, const CfChannel & ch,
     int x, int y)
 {
-  return *(const T *) (plane + ch.offset + y * stride +
-      (long long) x * ch.pixel_stride);
+  return load_sample < T > (plane + ch.offset, stride, ch.pixel_stride, x, y);
 }
 
 template < typename T > __device__ __forceinline__ void
 store (unsigned char *plane, long long stride, const CfChannel & ch, int x,
     int y, int v)
 {
-  *(T *) (plane + ch.offset + y * stride + (long long) x * ch.pixel_stride) =
-      (T) v;
+  store_sample < T > (plane + ch.offset, stride, ch.pixel_stride, x, y, v);
 }
 
 template < typename T > __global__ void

@@ -15,6 +15,7 @@
 #include "cf-launch.h"
 #include "cf-arith.h"
 #include "cf-fast.h"
+#include "cf-device.cuh"
 
 namespace
 {
@@ -52,20 +53,6 @@ __host__ __device__ constexpr size_t
 map_bytes (size_t in_h)
 {
   return align16 (in_h * sizeof (long long));
-}
-
-template < typename T > __device__ __forceinline__ int
-load_sample (const unsigned char *base, long long stride, int pixel_stride,
-    int x, int y)
-{
-  return *(const T *) (base + y * stride + (long long) x * pixel_stride);
-}
-
-template < typename T > __device__ __forceinline__ void
-store_sample (unsigned char *base, long long stride, int pixel_stride,
-    int x, int y, int v)
-{
-  *(T *) (base + y * stride + (long long) x * pixel_stride) = (T) v;
 }
 
 template < typename T, typename Acc, int ROWS > __global__ void
@@ -248,23 +235,13 @@ template < typename T, typename Acc, int ROWS > cudaError_t
 launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
     cudaStream_t stream)
 {
-  auto kernel = filter_kernel < T, Acc, ROWS >;
-  cudaError_t err;
-
-  if (smem > 48 * 1024) {
-    err = cudaFuncSetAttribute (kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
-    if (err != cudaSuccess)
-      return err;
-  }
-
   constexpr int tile_h = BLOCK_Y * ROWS;
   dim3 block (BLOCK_X, BLOCK_Y, 1);
   dim3 grid (((max_w + BLOCK_X - 1) / BLOCK_X) * args.frame.n_channels,
       (max_h + tile_h - 1) / tile_h, 1);
 
-  kernel <<< grid, block, smem, stream >>> (args);
-  return cudaGetLastError ();
+  return cf_start_kernel (filter_kernel < T, Acc, ROWS >, grid, block, smem,
+      args, stream);
 }
 
 template < typename T, typename Acc > cudaError_t

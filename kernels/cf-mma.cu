@@ -30,6 +30,7 @@
 
 #include "cf-fast-args.h"
 #include "cf-fast-post.cuh"
+#include "cf-device.cuh"
 
 namespace
 {
@@ -514,8 +515,8 @@ mma_kernel (const __grid_constant__ MmaArgs a)
               *(const unsigned *) (hi + 32 * s + 16));
         }
 #pragma unroll
-        for (int i = 0; i < 4; i++)
-          v[k][f][i] = dl[i] + (dh[i] << 8);
+        for (int j = 0; j < 4; j++)
+          v[k][f][j] = dl[j] + (dh[j] << 8);
       }
     }
 
@@ -559,21 +560,12 @@ mma_kernel (const __grid_constant__ MmaArgs a)
 template < int CH, int NF, int NK, int KS, bool WU, int OP > cudaError_t
 start (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t stream)
 {
-  const auto kernel = mma_kernel < CH, NF, NK, KS, WU, OP >;
   constexpr int TW = TWC < CH >;
   const size_t bytes = (size_t) Geo < CH, KS >::words (NF, NK) * 4;
-  cudaError_t err;
-
-  /* Per launch, as the attribute belongs to the current device. */
-  if (bytes > 48 * 1024) {
-    err = cudaFuncSetAttribute (kernel,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes);
-    if (err != cudaSuccess)
-      return err;
-  }
   dim3 grid ((w + TW - 1) / TW, (h + TH - 1) / TH, n_jobs);
-  kernel <<< grid, THREADS, bytes, stream >>> (m);
-  return cudaGetLastError ();
+
+  return cf_start_kernel (mma_kernel < CH, NF, NK, KS, WU, OP >, grid,
+      dim3 (THREADS), bytes, m, stream);
 }
 
 /* Instantiated: linear (Gaussian, box, separable custom) and sharpen up
@@ -597,16 +589,9 @@ dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t s)
 }
 
 template < int CH, int NF > cudaError_t
-dispatch (const MmaArgs & m, int nk, int ks, bool wu, int n_jobs, int w,
-    int h, cudaStream_t s)
+dispatch (const MmaArgs & m, int ks, bool wu, int n_jobs, int w, int h,
+    cudaStream_t s)
 {
-  /* Gradient pairs (Sobel, Scharr: up to 7 taps) stay on the FMA
-   * kernels, whose two sums share one tile: here they measured faster only
-   * for 4K RGBA (84.6 -> 77.2 us) and slower for GRAY8 (28.8 -> 32.2),
-   * I420 (40.3 -> 45.9) and 1080p RGBA (23.7 -> 25.0), the float magnitude
-   * dominating either way. */
-  if (nk == 2)
-    return cudaErrorNotSupported;
   if (wu)
     return ks == 1 ? dispatch_op < CH, NF, 1, true > (m, n_jobs, w, h, s) :
         cudaErrorNotSupported;
@@ -643,13 +628,20 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
   bool s8 = true, u8 = true;
   int dev, major = 0;
 
+  /* Gradient pairs (Sobel, Scharr: up to 7 taps) stay on the FMA
+   * kernels, whose two sums share one tile: here they measured faster only
+   * for 4K RGBA (84.6 -> 77.2 us) and slower for GRAY8 (28.8 -> 32.2),
+   * I420 (40.3 -> 45.9) and 1080p RGBA (23.7 -> 25.0), the float magnitude
+   * dominating either way. */
+  if (nk != 1)
+    return cudaErrorNotSupported;
   if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetAttribute (&major,
           cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
     return cudaErrorNotSupported;
   /* A band of 16 outputs reads 16 + off + K - 1 columns. */
   const int off = (4 - (K / 2) % 4) % 4;
   const int ks = K + off <= 17 ? 1 : K + off <= 49 ? 2 : K + off <= 81 ? 3 : 0;
-  if (ks == 0 || nk < 1 || nk > 2)
+  if (ks == 0)
     return cudaErrorNotSupported;
 
   /* Taps must be bytes; the horizontal sums, offset, 16 bits. */
@@ -713,8 +705,8 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
 
   const bool wu = !s8;
   if (ch == 1)
-    return dispatch < 1, 1 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
+    return dispatch < 1, 1 > (m, ks, wu, n_jobs, max_w, max_h, stream);
   if (nf == 3)
-    return dispatch < 4, 3 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
-  return dispatch < 4, 4 > (m, nk, ks, wu, n_jobs, max_w, max_h, stream);
+    return dispatch < 4, 3 > (m, ks, wu, n_jobs, max_w, max_h, stream);
+  return dispatch < 4, 4 > (m, ks, wu, n_jobs, max_w, max_h, stream);
 }

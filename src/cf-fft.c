@@ -129,8 +129,7 @@ cf_fft_wanted (CfFft * fft, CfConvMethod method, const CfSpec * spec,
 {
   gsize bytes = sizeof (CfChannel) * frame->n_channels;
 
-  if (method == CF_CONV_DIRECT || !cf_fft_spec_eligible (spec))
-    return FALSE;
+  /* cf_fft_decide () rules out direct methods and ineligible specs. */
   if (fft->have_decision && fft->serial == spec->serial
       && fft->method == method && fft->n_channels == frame->n_channels
       && memcmp (fft->channels, frame->channels, bytes) == 0)

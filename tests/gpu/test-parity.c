@@ -251,21 +251,25 @@ make_spec (const FilterCase * fc, CfBorder border, int sample_bytes)
 
 static CfBackend *cpu, *gpu;
 
+/* Runs `backend` on f into out, which starts as canary bytes. */
 static void
-run_both (TestFrame * f, const CfSpec * spec)
+run_into (CfBackend * backend, TestFrame * f, const CfSpec * spec,
+    CfFrame * out)
 {
   GError *error = NULL;
 
-  for (int p = 0; p < f->layout.n_planes; p++) {
-    memset (f->cpu_out.data[p], CANARY, f->size[p]);
-    memset (f->gpu_out.data[p], CANARY, f->size[p]);
-  }
-  g_assert_true (cf_backend_process (cpu, spec, &f->layout, &f->in,
-          &f->cpu_out, &error));
+  for (int p = 0; p < f->layout.n_planes; p++)
+    memset (out->data[p], CANARY, f->size[p]);
+  g_assert_true (cf_backend_process (backend, spec, &f->layout, &f->in, out,
+          &error));
   g_assert_no_error (error);
-  g_assert_true (cf_backend_process (gpu, spec, &f->layout, &f->in,
-          &f->gpu_out, &error));
-  g_assert_no_error (error);
+}
+
+static void
+run_both (TestFrame * f, const CfSpec * spec)
+{
+  run_into (cpu, f, spec, &f->cpu_out);
+  run_into (gpu, f, spec, &f->gpu_out);
 }
 
 /* Compares the whole output planes, and checks that the bytes past each
@@ -451,26 +455,8 @@ static gboolean
 matches_on (CfBackend * backend, TestFrame * f, const CfSpec * spec,
     const char *what)
 {
-  GError *error = NULL;
-
-  for (int p = 0; p < f->layout.n_planes; p++)
-    memset (f->gpu_out.data[p], CANARY, f->size[p]);
-  g_assert_true (cf_backend_process (backend, spec, &f->layout, &f->in,
-          &f->gpu_out, &error));
-  g_assert_no_error (error);
+  run_into (backend, f, spec, &f->gpu_out);
   return outputs_match (f, what);
-}
-
-static void
-run_cpu (TestFrame * f, const CfSpec * spec)
-{
-  GError *error = NULL;
-
-  for (int p = 0; p < f->layout.n_planes; p++)
-    memset (f->cpu_out.data[p], CANARY, f->size[p]);
-  g_assert_true (cf_backend_process (cpu, spec, &f->layout, &f->in,
-          &f->cpu_out, &error));
-  g_assert_no_error (error);
 }
 
 /* One frame through the forced FFT, forced direct and default backends;
@@ -490,7 +476,7 @@ compare_fft (const FftCase * fc, CfBorder b, LayoutId li, int w, int h,
   if (cf_fft_decide (CF_CONV_FFT, spec, f.layout.channels,
           f.layout.n_channels, &geom))
     (*fft_cases_run)++;
-  run_cpu (&f, spec);
+  run_into (cpu, &f, spec, &f.cpu_out);
   what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
       border_names[b], layout_names[li], w, h);
   if (!matches_on (gpu_fft, &f, spec, what))
@@ -579,7 +565,7 @@ test_fft_large (void)
             f.layout.n_channels, &geom));
     g_assert_cmpint (geom.tiles.n_tiles, >, f.layout.n_channels);
     test_frame_alloc (&f, rand);
-    run_cpu (&f, spec);
+    run_into (cpu, &f, spec, &f.cpu_out);
     what = g_strdup_printf ("%s border=%s %s 1920x1080 (%d tiles of %dx%d)",
         fc->name, border_names[runs[r].border], layout_names[runs[r].layout],
         geom.tiles.n_tiles, geom.tiles.fft_w, geom.tiles.fft_h);
@@ -623,7 +609,7 @@ test_fft_changes (void)
 
     make_layout (&f.layout, seq[i].layout, seq[i].w, seq[i].h);
     test_frame_alloc (&f, rand);
-    run_cpu (&f, spec);
+    run_into (cpu, &f, spec, &f.cpu_out);
     g_assert_true (matches_on (gpu_fft, &f, spec, fft_cases[seq[i].fc].name));
     test_frame_clear (&f);
     cf_spec_free (spec);

@@ -1,0 +1,42 @@
+/* cudafilter: plumbing the kernel files share (internal to kernels/, CUDA
+ * only): sample access at (x, y) of a channel, and launches that opt in to
+ * more than 48 KB of dynamic shared memory. */
+#ifndef CF_DEVICE_CUH
+#define CF_DEVICE_CUH
+
+#include <cuda_runtime.h>
+
+/* Sample (x, y) of a channel whose samples lie pixel_stride bytes apart,
+ * rows stride bytes apart, from base. */
+template < typename T > __device__ __forceinline__ int
+load_sample (const unsigned char *base, long long stride, int pixel_stride,
+    int x, int y)
+{
+  return *(const T *) (base + y * stride + (long long) x * pixel_stride);
+}
+
+template < typename T > __device__ __forceinline__ void
+store_sample (unsigned char *base, long long stride, int pixel_stride,
+    int x, int y, int v)
+{
+  *(T *) (base + y * stride + (long long) x * pixel_stride) = (T) v;
+}
+
+/* Launches kernel (args) with `bytes` of dynamic shared memory.  The opt-in
+ * above 48 KB is made per launch, as the attribute belongs to the current
+ * device. */
+template < typename Args > cudaError_t
+cf_start_kernel (void (*kernel) (Args), dim3 grid, dim3 block, size_t bytes,
+    const Args & args, cudaStream_t stream)
+{
+  if (bytes > 48 * 1024) {
+    cudaError_t err = cudaFuncSetAttribute (kernel,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) bytes);
+    if (err != cudaSuccess)
+      return err;
+  }
+  kernel <<< grid, block, bytes, stream >>> (args);
+  return cudaGetLastError ();
+}
+
+#endif /* CF_DEVICE_CUH */
