@@ -46,8 +46,47 @@ post_linear (const P & a, int acc)
 
 /* OP is the spec's op when the launch fixed it (the common ones), or
  * OP_ANY to read it at run time: a switch per sample otherwise costs more
- * than the arithmetic of a small kernel. */
+ * than the arithmetic of a small kernel.  OP_MAGNITUDE_U8 is CF_OP_MAGNITUDE
+ * with scale 1 and offset 0 into 8-bit samples (Sobel's and Scharr's
+ * defaults), for launches that checked those. */
 constexpr int OP_ANY = -1;
+constexpr int OP_MAGNITUDE_U8 = -2;
+
+/* saturate(rint(sqrt(n))) for the float n = gx^2 + gy^2 that
+ * cf_post_magnitude_f computes, without its correctly rounded square root:
+ * - n >= 65281 gives 256 or more before saturation: 255 (the clamp);
+ * - below, n is an exact integer (< 2^24) and sqrt(n) lies at least
+ *   0.25 / 512 from a half-integer (n is never (k + 1/2)^2 = k^2 + k + 1/4),
+ *   while the approximate root is within a few ulp (2^-15 each) of the true
+ *   one, so both round to the same integer (tests/gpu/test-magnitude checks
+ *   every n).
+ * Rounding by adding 1.5 * 2^23 is rint's half-to-even on the FMA pipe. */
+__device__ __forceinline__ int
+magnitude_u8_of (float n)
+{
+  float r;
+
+  asm ("sqrt.approx.ftz.f32 %0, %1;":"=f" (r):"f" (fminf (n, 65281.0f)));
+  return min (__float_as_int (__fadd_rn (r, 12582912.0f)) - 0x4B400000, 255);
+}
+
+__device__ __forceinline__ int
+magnitude_u8 (float fx, float fy)
+{
+  return magnitude_u8_of (__fmaf_rn (fx, fx, __fmul_rn (fy, fy)));
+}
+
+/* Integer sums: |g| >= 256 gives 255 whatever the other, so clamping both
+ * there keeps n in int32 and changes no result; then to float by the 2^23
+ * mantissa trick (exact below 2^23). */
+__device__ __forceinline__ int
+magnitude_u8 (int gx, int gy)
+{
+  const int x = min (abs (gx), 256), y = min (abs (gy), 256);
+  const int n = min (x * x + y * y, 65281);
+
+  return magnitude_u8_of (__int_as_float (n | 0x4B000000) - 8388608.0f);
+}
 
 template < int OP, typename A, class P > __device__ __forceinline__ int
 post (const P & a, A acc0, A acc1, int centre)
@@ -58,6 +97,8 @@ post (const P & a, A acc0, A acc1, int centre)
     case CF_OP_MAGNITUDE:
       return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
           a.offset, a.maxval);
+    case OP_MAGNITUDE_U8:
+      return magnitude_u8 (acc0, acc1);
     case CF_OP_SHARPEN:
       return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
           a.amount, a.maxval);

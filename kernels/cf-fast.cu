@@ -477,6 +477,9 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
    * sobel-y) is its absolute value, at the derivative sizes; sharpen is a
    * Gaussian's. */
   if constexpr (NK == 2) {
+    if (a.scale == 1.0f && a.offset == 0.0f)
+      return start < S > (sep_kernel < CH, NF, K, NK, cf_fast::OP_MAGNITUDE_U8,
+          A >, a, n_jobs, w, h, tw, s);
     return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_MAGNITUDE, A >, a,
         n_jobs, w, h, tw, s);
   } else {

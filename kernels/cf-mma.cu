@@ -629,10 +629,12 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
   int dev, major = 0;
 
   /* Gradient pairs (Sobel, Scharr: up to 7 taps) stay on the FMA
-   * kernels, whose two sums share one tile: here they measured faster only
-   * for 4K RGBA (84.6 -> 77.2 us) and slower for GRAY8 (28.8 -> 32.2),
-   * I420 (40.3 -> 45.9) and 1080p RGBA (23.7 -> 25.0), the float magnitude
-   * dominating either way. */
+   * kernels, whose two sums share one tile.  With the correctly rounded
+   * magnitude, pairs here measured faster only for 4K RGBA (84.6 -> 77.2
+   * us) and slower for GRAY8 (28.8 -> 32.2), I420 (40.3 -> 45.9) and 1080p
+   * RGBA (23.7 -> 25.0); with the cheap one (OP_MAGNITUDE_U8) they are no
+   * faster for 4K RGBA (66.3 both) and slower for GRAY8 (23.3 -> 28.5),
+   * I420 (32.2 -> 40.2) and 1080p RGBA (18.5 -> 21.2). */
   if (nk != 1)
     return cudaErrorNotSupported;
   if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetAttribute (&major,
