@@ -38,7 +38,12 @@ namespace
 {
 
 constexpr int THREADS = 256;
-constexpr int TH = 32;          /* tile rows */
+/* Tile rows: 32, or 16 for gradient pairs of 4-sample pixels, whose two
+ * sets of horizontal sums otherwise limit the blocks an SM holds (4K RGBA
+ * Sobel 65.4 -> 56.1 us; 16 or 64 rows measured slower for every other
+ * kernel here). */
+template < int CH, int NK > constexpr int tile_rows = CH == 4
+    && NK == 2 ? 16 : 32;
 
 using FastArgs = CfFastArgs;
 using cf_fast::OP_ANY;
@@ -60,7 +65,7 @@ pad_to (int n, int m)
   return n + (((m - n) % 32) + 32) % 32;
 }
 
-template < int CH > struct Geo
+template < int CH, int TH > struct Geo
 {
   static constexpr int TW = CH == 4 ? 64 : 128; /* tile width, pixels */
   static constexpr int N = CH == 4 ? 4 : 8;     /* horizontal outputs per thread */
@@ -70,9 +75,10 @@ template < int CH > struct Geo
 
 /* Shared memory of a block, in 32-bit words: row and column maps, the raw
  * tile, then (separable) the horizontal sums. */
-template < int CH, int K, int NSUM, bool SWZ > struct Smem
+template < int CH, int K, int NSUM, bool SWZ, int TH > struct Smem
 {
-  static constexpr int TW = Geo < CH >::TW;
+  static constexpr int ROWS = TH;
+  static constexpr int TW = Geo < CH, TH >::TW;
   static constexpr int RW = TW + K - 1; /* raw pixels a row */
   static constexpr int RH = TH + K - 1; /* raw rows */
   static constexpr int NW = CH == 4 ? RW : (RW + 3) / 4;
@@ -308,8 +314,9 @@ template < int CH, int NF, int K, int NK, int OP, typename A >
 __global__ void __launch_bounds__ (THREADS)
 sep_kernel (const __grid_constant__ FastArgs a)
 {
-  using G = Geo < CH >;
-  using S = Smem < CH, K, NK * NF, true >;
+  constexpr int TH = tile_rows < CH, NK >;
+  using G = Geo < CH, TH >;
+  using S = Smem < CH, K, NK * NF, true, TH >;
   constexpr int N = G::N, M = G::M, TW = G::TW;
   constexpr int GR = TW / N;    /* thread groups a row, horizontal pass */
   constexpr int RPS = THREADS / GR;     /* rows a step */
@@ -399,8 +406,9 @@ template < int CH, int NF, int K, int OP > __global__ void
 __launch_bounds__ (THREADS)
 dense_kernel (const __grid_constant__ FastArgs a)
 {
-  using G = Geo < CH >;
-  using S = Smem < CH, K, 0, false >;
+  constexpr int TH = tile_rows < CH, 1 >;
+  using G = Geo < CH, TH >;
+  using S = Smem < CH, K, 0, false, TH >;
   constexpr int M = G::M, TW = G::TW, R = K / 2;
   extern __shared__ __align__ (16) unsigned smem[];
   const unsigned *raw = smem + S::RAW_OFF;
@@ -462,7 +470,8 @@ template < class S, typename Kern > cudaError_t
 start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
     int tw, cudaStream_t stream)
 {
-  dim3 grid ((max_w + tw - 1) / tw, (max_h + TH - 1) / TH, n_jobs);
+  dim3 grid ((max_w + tw - 1) / tw, (max_h + S::ROWS - 1) / S::ROWS,
+      n_jobs);
 
   return cf_start_kernel (kernel, grid, dim3 (THREADS), S::BYTES, a, stream);
 }
@@ -470,8 +479,8 @@ start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
 template < int CH, int NF, int K, int NK, typename A > cudaError_t
 start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 {
-  using S = Smem < CH, K, NK * NF, true >;
-  constexpr int tw = Geo < CH >::TW;
+  using S = Smem < CH, K, NK * NF, true, tile_rows < CH, NK > >;
+  constexpr int tw = S::TW;
 
   /* Two sums are always a gradient magnitude; one derivative (sobel-x,
    * sobel-y) is its absolute value, at the derivative sizes; sharpen is a
@@ -502,8 +511,8 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 template < int CH, int NF, int K > cudaError_t
 start_dense (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 {
-  using S = Smem < CH, K, 0, false >;
-  constexpr int tw = Geo < CH >::TW;
+  using S = Smem < CH, K, 0, false, tile_rows < CH, 1 > >;
+  constexpr int tw = S::TW;
 
   /* Custom kernels are linear, the Laplacian its absolute value. */
   if (a.op == CF_OP_LINEAR)
