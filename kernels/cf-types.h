@@ -78,6 +78,7 @@ typedef struct
   int sample_bytes;             /* 1 or 2 */
   int maxval;                   /* 255 or 65535 */
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
+  int dense_bytes;              /* every dense weight fits a signed byte */
 } CfKernelParams;
 
 /* FFT convolution of dense kernels by overlap-save: every filtered channel

@@ -303,6 +303,30 @@ test_spec_shapes (void)
   s = cf_spec_new (&p, 1, NULL);
   g_assert_false (s->kp.separable);
   g_assert_nonnull (s->dense);
+  /* integer taps stay integers: bytes */
+  g_assert_cmpint (s->dense[4], ==, 5);
+  g_assert_true (s->kp.dense_bytes);
+  cf_spec_free (s);
+  /* a divisor of 41 quantises the taps with many fractional bits */
+  p.kernel = "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1";
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_false (s->kp.dense_bytes);
+  cf_spec_free (s);
+  p.kernel = "0 1 0; 1 128 1; 0 1 0";
+  p.divisor = 1.0;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_false (s->kp.dense_bytes);
+  cf_spec_free (s);
+  /* separable specs never set it */
+  p.kernel = "1 2 1; 2 4 2; 1 2 1";
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_false (s->kp.dense_bytes);
+  cf_spec_free (s);
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_LAPLACIAN;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_true (s->kp.dense_bytes);
   cf_spec_free (s);
 }
 

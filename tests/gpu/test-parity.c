@@ -191,6 +191,10 @@ static const FilterCase filter_cases[] = {
       .kernel = "-1 0 1; -2 0 2; -1 0 1",.divisor = 1,.offset = 128},
   {F ("custom-5x5", CF_FILTER_CUSTOM),
       .kernel = "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1"},
+  /* integer taps that sum to one: byte taps, four an instruction */
+  {F ("custom-5x5-bytes", CF_FILTER_CUSTOM),
+      .kernel = "0 0 -1 0 0; 0 -1 -2 -1 0; -1 -2 17 -2 -1; 0 -1 -2 -1 0; "
+        "0 0 -1 0 0"},
   {F ("custom-4x2", CF_FILTER_CUSTOM),.kernel = "1 2 3 4; 5 6 7 8"},
   {F ("custom-31x31", CF_FILTER_CUSTOM) /* kernel generated */ },
   {F ("custom-separable", CF_FILTER_CUSTOM),.kernel = "1 2 1; 2 4 2; 1 2 1"},
