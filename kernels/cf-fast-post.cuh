@@ -76,18 +76,6 @@ magnitude_u8 (float fx, float fy)
   return magnitude_u8_of (__fmaf_rn (fx, fx, __fmul_rn (fy, fy)));
 }
 
-/* Integer sums: |g| >= 256 gives 255 whatever the other, so clamping both
- * there keeps n in int32 and changes no result; then to float by the 2^23
- * mantissa trick (exact below 2^23). */
-__device__ __forceinline__ int
-magnitude_u8 (int gx, int gy)
-{
-  const int x = min (abs (gx), 256), y = min (abs (gy), 256);
-  const int n = min (x * x + y * y, 65281);
-
-  return magnitude_u8_of (__int_as_float (n | 0x4B000000) - 8388608.0f);
-}
-
 template < int OP, typename A, class P > __device__ __forceinline__ int
 post (const P & a, A acc0, A acc1, int centre)
 {
@@ -98,7 +86,7 @@ post (const P & a, A acc0, A acc1, int centre)
       return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
           a.offset, a.maxval);
     case OP_MAGNITUDE_U8:
-      return magnitude_u8 (acc0, acc1);
+      return magnitude_u8 (to_float (acc0), to_float (acc1));
     case CF_OP_SHARPEN:
       return cf_post_sharpen (centre, post_linear (a, to_int (acc0)),
           a.amount, a.maxval);

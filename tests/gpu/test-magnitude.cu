@@ -3,9 +3,9 @@
  * against the shared arithmetic's correctly rounded one (cf-arith.h,
  * cf_post_magnitude_f), on the GPU:
  *   - every float n from 0 to 70000 through the rounding step;
- *   - every pair of derivatives |gx|, |gy| <= 300 (both sum types), which
- *     reaches every n below the saturation point;
- *   - derivatives up to 7-tap Sobel's and 3-tap Scharr's largest (float).
+ *   - every pair of derivatives |gx|, |gy| <= 300, which reaches every n
+ *     below the saturation point;
+ *   - derivatives up to 7-tap Sobel's largest.
  * Exits 77 (skip) without a CUDA device. */
 
 #include <stdio.h>
@@ -66,11 +66,9 @@ check_pairs (Result * r)
     return;
   const int want = reference ((float) gx, (float) gy);
   report (r, gx, gy, cf_fast::magnitude_u8 ((float) gx, (float) gy), want);
-  report (r, gx, gy, cf_fast::magnitude_u8 (gx, gy), want);
 }
 
-/* Large derivatives: a grid of values up to 64 * 10 * 255 (7-tap Sobel)
- * in float, up to 16 * 255 (Scharr) in int. */
+/* Large derivatives: a grid of values up to 64 * 10 * 255 (7-tap Sobel). */
 __global__ void
 check_large (Result * r)
 {
@@ -79,8 +77,6 @@ check_large (Result * r)
 
   report (r, gx, gy, cf_fast::magnitude_u8 ((float) gx, (float) gy),
       reference (gx, gy));
-  if (gx >= -4080 && gx <= 4080 && gy >= -4080 && gy <= 4080)
-    report (r, gx, gy, cf_fast::magnitude_u8 (gx, gy), reference (gx, gy));
 }
 
 int
@@ -106,9 +102,8 @@ main (void)
     return 1;
   }
   cudaFree (r);
-  /* 70001 values of n, 601 x 601 pairs twice, 1024 x 1024 large pairs
-   * plus the int ones inside Scharr's range */
-  if (h.checked < 70001ULL + 2ULL * 601 * 601 + 1024ULL * 1024) {
+  /* 70001 values of n, 601 x 601 pairs, 1024 x 1024 large pairs */
+  if (h.checked != 70001ULL + 601ULL * 601 + 1024ULL * 1024) {
     printf ("not ok 1 - only %llu values checked\n", h.checked);
     return 1;
   }
