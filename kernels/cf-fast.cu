@@ -506,7 +506,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
           const unsigned lo = __byte_perm (p[0], p[1], pair[f]);
           win[f] = K == 3 ? __byte_perm (lo, p[2], third[f]) :
               __byte_perm (lo, __byte_perm (p[2], p[3], pair[f]), 0x5410);
-          last[f] = K == 5 ? p[4] : 0u;
+          if constexpr (K == 5)
+            last[f] = p[K - 1];
         }
       } else {
         /* Bytes c .. c + 3 of the row; for K 5 byte c + 4 alone (the
@@ -514,7 +515,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
         const unsigned *rp = raw + (r0 + j) * S::RS + (c >> 2);
         const unsigned sh = 8 * (c & 3), w1 = rp[1];
         win[0] = __funnelshift_r (rp[0], w1, sh);
-        last[0] = K == 5 ? w1 >> sh : 0u;
+        if constexpr (K == 5)
+          last[0] = w1 >> sh;
       }
 #pragma unroll
       for (int n = 0; n < M; n++) {
@@ -522,7 +524,7 @@ dense_kernel (const __grid_constant__ FastArgs a)
 #pragma unroll
           for (int f = 0; f < NF; f++) {
             int s = dot4 (win[f], t03[j - n], acc[0][f][n]);
-            if (K == 5)
+            if constexpr (K == 5)
               s = dot4 (last[f], t4[j - n][f], s);
             acc[0][f][n] = s;
           }

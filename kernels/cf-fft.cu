@@ -192,6 +192,23 @@ tiles_valid (const CfKernelParams * kp, const CfFftTiles * t, int count)
       && t->fft_h >= kp->kh && count <= 65535;
 }
 
+/* `count` tiles from a.first, w x h threads a tile, through the 8- or
+ * 16-bit kernel of a pair. */
+cudaError_t
+launch_tiles (void (*k8) (TileArgs), void (*k16) (TileArgs),
+    const TileArgs & a, int w, int h, int count, cudaStream_t stream)
+{
+  if (count <= 0)
+    return cudaSuccess;
+  if (!tiles_valid (&a.kp, &a.t, count))
+    return cudaErrorInvalidValue;
+  dim3 grid (blocks (w, BLOCK_X), blocks (h, BLOCK_Y), count);
+  dim3 block (BLOCK_X, BLOCK_Y, 1);
+
+  (a.kp.sample_bytes == 1 ? k8 : k16) <<< grid, block, 0, stream >>> (a);
+  return cudaGetLastError ();
+}
+
 }                               /* namespace */
 
 extern "C" cudaError_t
@@ -199,19 +216,10 @@ cf_fft_launch_pad (const CfDeviceFrame * frame, const CfKernelParams * kp,
     const CfFftTiles * t, int first, int count, double *tiles,
     cudaStream_t stream)
 {
-  TileArgs a = { *frame, *kp, *t, first, tiles };
+  const TileArgs a = { *frame, *kp, *t, first, tiles };
 
-  if (count <= 0)
-    return cudaSuccess;
-  if (!tiles_valid (kp, t, count))
-    return cudaErrorInvalidValue;
-  dim3 grid (blocks (t->fft_w, BLOCK_X), blocks (t->fft_h, BLOCK_Y), count);
-  dim3 block (BLOCK_X, BLOCK_Y, 1);
-  if (kp->sample_bytes == 1)
-    pad_kernel < uint8_t ><<<grid, block, 0, stream >>> (a);
-  else
-    pad_kernel < uint16_t ><<<grid, block, 0, stream >>> (a);
-  return cudaGetLastError ();
+  return launch_tiles (pad_kernel < uint8_t >, pad_kernel < uint16_t >, a,
+      t->fft_w, t->fft_h, count, stream);
 }
 
 extern "C" cudaError_t
@@ -245,19 +253,10 @@ cf_fft_launch_store (const CfDeviceFrame * frame, const CfKernelParams * kp,
     const CfFftTiles * t, int first, int count, const double *tiles,
     cudaStream_t stream)
 {
-  TileArgs a = { *frame, *kp, *t, first, (double *) tiles };
+  const TileArgs a = { *frame, *kp, *t, first, (double *) tiles };
 
-  if (count <= 0)
-    return cudaSuccess;
-  if (!tiles_valid (kp, t, count))
-    return cudaErrorInvalidValue;
-  dim3 grid (blocks (t->step_x, BLOCK_X), blocks (t->step_y, BLOCK_Y), count);
-  dim3 block (BLOCK_X, BLOCK_Y, 1);
-  if (kp->sample_bytes == 1)
-    store_kernel < uint8_t ><<<grid, block, 0, stream >>> (a);
-  else
-    store_kernel < uint16_t ><<<grid, block, 0, stream >>> (a);
-  return cudaGetLastError ();
+  return launch_tiles (store_kernel < uint8_t >, store_kernel < uint16_t >,
+      a, t->step_x, t->step_y, count, stream);
 }
 
 extern "C" cudaError_t

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cf-backend-private.h"
+#include "cf-cuda-check.h"
 #include "cf-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
@@ -70,26 +71,16 @@ typedef struct
  * every frame's device allocation fail as if the GPU were out of memory. */
 static gboolean fault_alloc;
 
-static gboolean
-check (cudaError_t err, const char *call, GError ** error)
-{
-  if (err == cudaSuccess)
-    return TRUE;
-  g_set_error (error, CF_ERROR, CF_ERROR_DEVICE, "CUDA call %s failed: %s (%s)",
-      call, cudaGetErrorString (err), cudaGetErrorName (err));
-  return FALSE;
-}
-
 /* Makes the backend's device current for this thread; returns the previous
  * one so the caller's CUDA state is left as it was. */
 static gboolean
 enter_device (const CfBackendCuda * self, int *previous, GError ** error)
 {
-  if (!check (cudaGetDevice (previous), "cudaGetDevice", error))
+  if (!cf_cuda_check (cudaGetDevice (previous), "cudaGetDevice", error))
     return FALSE;
   if (*previous == self->device)
     return TRUE;
-  return check (cudaSetDevice (self->device), "cudaSetDevice", error);
+  return cf_cuda_check (cudaSetDevice (self->device), "cudaSetDevice", error);
 }
 
 static void
@@ -171,11 +162,12 @@ ensure_slot (CfCudaSlot * self, GError ** error)
 {
   if (self->stream)
     return TRUE;
-  if (!check (cudaStreamCreateWithFlags (&self->stream,
+  if (!cf_cuda_check (cudaStreamCreateWithFlags (&self->stream,
               cudaStreamNonBlocking), "cudaStreamCreateWithFlags", error))
     return FALSE;
-  return check (cudaEventCreate (&self->kernel_start), "cudaEventCreate",
-      error) && check (cudaEventCreate (&self->kernel_end), "cudaEventCreate",
+  return cf_cuda_check (cudaEventCreate (&self->kernel_start),
+      "cudaEventCreate", error)
+      && cf_cuda_check (cudaEventCreate (&self->kernel_end), "cudaEventCreate",
       error);
 }
 
@@ -211,7 +203,7 @@ ensure_plane (unsigned char **plane, size_t *capacity, size_t need, int p,
   cudaFree (*plane);
   *plane = NULL;
   *capacity = 0;
-  if (!check (fault_alloc ? cudaErrorMemoryAllocation :
+  if (!cf_cuda_check (fault_alloc ? cudaErrorMemoryAllocation :
           cudaMalloc ((void **) plane, need), "cudaMalloc", error)) {
     *plane = NULL;
     g_prefix_error (error, "Cannot allocate %zu bytes of GPU memory for "
@@ -256,13 +248,13 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     cudaFree (self->d_dense);
     self->d_dense = NULL;
     self->dense_capacity = 0;
-    if (!check (cudaMalloc ((void **) &self->d_dense, bytes), "cudaMalloc",
-            error))
+    if (!cf_cuda_check (cudaMalloc ((void **) &self->d_dense, bytes),
+            "cudaMalloc", error))
       return FALSE;
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -285,7 +277,7 @@ launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
-  return check (cf_launch_filter (df, &spec->kp, &spec->sep, dense,
+  return cf_cuda_check (cf_launch_filter (df, &spec->kp, &spec->sep, dense,
           self->stream), "cf_launch_filter (kernel launch)", error);
 }
 
@@ -318,8 +310,8 @@ queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
       df.src[p] = in->data[p];
       df.src_stride[p] = in->stride[p];
     } else {
-      if (!check (cudaMemcpy2DAsync (self->d_in[p], pitch[p], in->data[p],
-                  in->stride[p], layout->plane_row_bytes[p],
+      if (!cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p], pitch[p],
+                  in->data[p], in->stride[p], layout->plane_row_bytes[p],
                   layout->plane_height[p], cudaMemcpyHostToDevice,
                   self->stream), "cudaMemcpy2DAsync (upload)", error))
         return FALSE;
@@ -348,7 +340,7 @@ queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;
-    if (!check (cudaMemcpy2DAsync (out->data[p], out->stride[p],
+    if (!cf_cuda_check (cudaMemcpy2DAsync (out->data[p], out->stride[p],
                 self->d_out[p], pitch[p], layout->plane_row_bytes[p],
                 layout->plane_height[p], cudaMemcpyDeviceToHost,
                 self->stream), "cudaMemcpy2DAsync (download)", error))
@@ -363,8 +355,8 @@ finish_frame (CfBackendCuda * backend, CfCudaSlot * self, GError ** error)
 {
   float ms = 0.0f;
 
-  if (!check (cudaStreamSynchronize (self->stream), "cudaStreamSynchronize",
-          error))
+  if (!cf_cuda_check (cudaStreamSynchronize (self->stream),
+          "cudaStreamSynchronize", error))
     return FALSE;
   if (cudaEventElapsedTime (&ms, self->kernel_start, self->kernel_end) ==
       cudaSuccess)
@@ -489,8 +481,8 @@ cf_backend_cuda_new (int device_id, GError ** error)
     g_free (why);
     return NULL;
   }
-  if (device_id < 0 && !check (cudaGetDevice (&device_id), "cudaGetDevice",
-          error)) {
+  if (device_id < 0
+      && !cf_cuda_check (cudaGetDevice (&device_id), "cudaGetDevice", error)) {
     g_prefix_error (error, "Cannot use CUDA: ");
     return NULL;
   }
@@ -514,7 +506,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
    * replace a context the caller pushed with the primary one. */
   if (!enter_device (self, &previous, error))
     goto failed;
-  if (!check (cudaGetDeviceProperties (&prop, device_id),
+  if (!cf_cuda_check (cudaGetDeviceProperties (&prop, device_id),
           "cudaGetDeviceProperties", error) ||
       !ensure_slot (&self->slots[SYNC_SLOT], error)) {
     leave_device (self, previous);

@@ -13,6 +13,7 @@
 #include <cufft.h>
 
 #include "cf-fft.h"
+#include "cf-cuda-check.h"
 #include "cf-fft-launch.h"
 
 struct _CfFft
@@ -78,17 +79,6 @@ check_cufft (cufftResult r, const char *call, GError ** error)
   g_set_error (error, CF_ERROR, CF_ERROR_DEVICE,
       "cuFFT call %s failed for the FFT convolution: %s (%d)", call,
       cufft_result_name (r), (int) r);
-  return FALSE;
-}
-
-static gboolean
-check_cuda (cudaError_t err, const char *call, GError ** error)
-{
-  if (err == cudaSuccess)
-    return TRUE;
-  g_set_error (error, CF_ERROR, CF_ERROR_DEVICE,
-      "CUDA call %s failed for the FFT convolution: %s (%s)", call,
-      cudaGetErrorString (err), cudaGetErrorName (err));
   return FALSE;
 }
 
@@ -191,8 +181,8 @@ ensure_plans (CfFft * fft, int w, int h, int batch, GError ** error)
   fft->plan_batch = batch;
 
   most = MAX (MAX (work[0], work[1]), work[2]);
-  if (most > 0 && !check_cuda (cudaMalloc (&fft->work, most), "cudaMalloc",
-          error)) {
+  if (most > 0 && !cf_cuda_check (cudaMalloc (&fft->work, most),
+          "cudaMalloc", error)) {
     fft->work = NULL;
     g_prefix_error (error, "Cannot allocate %zu bytes of GPU memory for "
         "cuFFT's work area: ", most);
@@ -220,7 +210,7 @@ ensure_buffer (void **buf, gsize * capacity, gsize need, const char *what,
   cudaFree (*buf);
   *buf = NULL;
   *capacity = 0;
-  if (!check_cuda (cudaMalloc (buf, need), "cudaMalloc", error)) {
+  if (!cf_cuda_check (cudaMalloc (buf, need), "cudaMalloc", error)) {
     *buf = NULL;
     g_prefix_error (error, "Cannot allocate %zu bytes of GPU memory for %s: ",
         need, what);
@@ -247,7 +237,7 @@ ensure_kernel (CfFft * fft, const CfSpec * spec, const int *dense,
           "the kernel's spectrum", error))
     return FALSE;
   /* The 1 / N of the inverse transform, folded into the weights. */
-  if (!check_cuda (cf_fft_launch_weights (dense, spec->kp.kw, spec->kp.kh,
+  if (!cf_cuda_check (cf_fft_launch_weights (dense, spec->kp.kw, spec->kp.kh,
               t->fft_w, t->fft_h, 1.0 / ((double) t->fft_w * t->fft_h),
               fft->tiles, stream), "cf_fft_launch_weights", error)
       || !check_cufft (cufftExecD2Z (fft->kernel_forward, fft->tiles,
@@ -294,18 +284,18 @@ cf_fft_filter (CfFft * fft, const CfSpec * spec, const int *dense,
 
     /* The whole batch is padded (zeros past the last tile) so the
      * transforms read only initialised memory. */
-    if (!check_cuda (cf_fft_launch_pad (frame, kp, t, first, g->batch,
+    if (!cf_cuda_check (cf_fft_launch_pad (frame, kp, t, first, g->batch,
                 fft->tiles, stream), "cf_fft_launch_pad", error)
         || !check_cufft (cufftExecD2Z (fft->forward, fft->tiles,
                 fft->spectra), "cufftExecD2Z", error)
-        || !check_cuda (cf_fft_launch_multiply (fft->spectra, fft->kernel,
+        || !cf_cuda_check (cf_fft_launch_multiply (fft->spectra, fft->kernel,
                 n_spectrum, count, stream), "cf_fft_launch_multiply", error)
         || !check_cufft (cufftExecZ2D (fft->inverse, fft->spectra,
                 fft->tiles), "cufftExecZ2D", error)
-        || !check_cuda (cf_fft_launch_store (frame, kp, t, first, count,
+        || !cf_cuda_check (cf_fft_launch_store (frame, kp, t, first, count,
                 fft->tiles, stream), "cf_fft_launch_store", error))
       return FALSE;
   }
-  return check_cuda (cf_fft_launch_copy (frame, kp->sample_bytes, stream),
+  return cf_cuda_check (cf_fft_launch_copy (frame, kp->sample_bytes, stream),
       "cf_fft_launch_copy", error);
 }

@@ -265,6 +265,19 @@ test_spec_validation (void)
   expect_spec_error (&p, "scharr");
 }
 
+/* Whether the 8-bit spec of `p` has dense taps that all fit a byte. */
+static gboolean
+dense_bytes_of (const CfParams * p)
+{
+  CfSpec *s = cf_spec_new (p, 1, NULL);
+  gboolean bytes;
+
+  g_assert_nonnull (s);
+  bytes = s->kp.dense_bytes;
+  cf_spec_free (s);
+  return bytes;
+}
+
 static void
 test_spec_shapes (void)
 {
@@ -309,25 +322,17 @@ test_spec_shapes (void)
   cf_spec_free (s);
   /* a divisor of 41 quantises the taps with many fractional bits */
   p.kernel = "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1";
-  s = cf_spec_new (&p, 1, NULL);
-  g_assert_false (s->kp.dense_bytes);
-  cf_spec_free (s);
+  g_assert_false (dense_bytes_of (&p));
   p.kernel = "0 1 0; 1 128 1; 0 1 0";
   p.divisor = 1.0;
-  s = cf_spec_new (&p, 1, NULL);
-  g_assert_false (s->kp.dense_bytes);
-  cf_spec_free (s);
+  g_assert_false (dense_bytes_of (&p));
   /* separable specs never set it */
   p.kernel = "1 2 1; 2 4 2; 1 2 1";
-  s = cf_spec_new (&p, 1, NULL);
-  g_assert_false (s->kp.dense_bytes);
-  cf_spec_free (s);
+  g_assert_false (dense_bytes_of (&p));
 
   cf_params_init (&p);
   p.filter = CF_FILTER_LAPLACIAN;
-  s = cf_spec_new (&p, 1, NULL);
-  g_assert_true (s->kp.dense_bytes);
-  cf_spec_free (s);
+  g_assert_true (dense_bytes_of (&p));
 }
 
 /* Runs `params` on a w x h GRAY8 image on the CPU backend. */
