@@ -1,4 +1,10 @@
 /* cudafilter engine: error domain. */
 #include "cf-error.h"
 
-G_DEFINE_QUARK (cf - error - quark, cf_error);
+/* Spelt out rather than G_DEFINE_QUARK: gst-indent spaces the macro's
+ * argument, and the spaces would end up in the quark's name. */
+GQuark
+cf_error_quark (void)
+{
+  return g_quark_from_static_string ("cf-error-quark");
+}
