@@ -19,6 +19,7 @@ typedef struct
 {
   int word_bytes, depth, shift;
   gboolean shared;
+  int offset;                   /* of the word in the pixel group, bytes */
 } Encoding;
 
 static gboolean
@@ -61,55 +62,58 @@ shares_word (const GstVideoFormatInfo * finfo, guint c)
   return FALSE;
 }
 
-/* Components packed into one word (RGB10A2: all at offset 0, shift 0 in
- * the format info) are found by packing one pixel with GStreamer's own pack
- * function: the component at its maximum, the others zero; the bits that
- * come out are the component's. */
+/* The lowest bit component c's first sample occupies in its plane's first
+ * pixel group, and how many bits it spans, found by packing a row of two
+ * pixels (one 4:2:x chroma sample) with GStreamer's own pack function: the
+ * component at its maximum, the others zero.  The pack functions are what
+ * every converter trusts; the format info's offsets are not always right
+ * (1.22 puts P010's V at byte 1 of its 4-byte pair, the 10-bit fields of
+ * RGB10A2 all at bit 0). */
 static gboolean
-probe_shared_bits (const GstVideoFormatInfo * finfo, guint c, Encoding * enc)
+probe_bits (const GstVideoFormatInfo * finfo, guint c, int *low, int *bits)
 {
   const GstVideoFormatInfo *uinfo =
       gst_video_format_get_info (finfo->unpack_format);
-  guint16 px16[4] = { 0 };
-  guint8 px8[4] = { 0 };
-  guint32 word = 0;
-  gpointer data[GST_VIDEO_MAX_PLANES] = { &word };
-  gint stride[GST_VIDEO_MAX_PLANES] = { 4 };
+  guint16 px16[8] = { 0 };
+  guint8 px8[8] = { 0 };
+  guint8 planes[GST_VIDEO_MAX_PLANES][64];
+  gpointer data[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
   /* Unpacked pixels are A, then components 0 .. 2 (ARGB, AYUV). */
   int idx = c == GST_VIDEO_COMP_A ? 0 : (int) c + 1;
-  guint32 w;
-  int shift = 0, depth = 0;
+  int plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
+  int group = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
+  int b, n = 0, i;
 
-  if (finfo->pack_func == NULL || uinfo == NULL || finfo->pixel_stride[c] != 4
-      || GST_VIDEO_FORMAT_INFO_W_SUB (finfo, c) != 0)
+  if (finfo->pack_func == NULL || uinfo == NULL || group <= 0 || group > 8)
     return FALSE;
-  if (GST_VIDEO_FORMAT_INFO_BITS (uinfo) == 16) {
-    px16[idx] = 0xFFFF;
-    finfo->pack_func (finfo, 0, px16, 8, data, stride,
-        GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 1);
+  memset (planes, 0, sizeof (planes));
+  for (i = 0; i < GST_VIDEO_MAX_PLANES; i++) {
+    data[i] = planes[i];
+    stride[i] = 32;
+  }
+  if (GST_VIDEO_FORMAT_INFO_BITS (uinfo) > 8) {
+    px16[idx] = px16[4 + idx] = 0xFFFF;
+    finfo->pack_func (finfo, 0, px16, 16, data, stride,
+        GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 2);
   } else {
-    px8[idx] = 0xFF;
-    finfo->pack_func (finfo, 0, px8, 4, data, stride,
-        GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 1);
+    px8[idx] = px8[4 + idx] = 0xFF;
+    finfo->pack_func (finfo, 0, px8, 8, data, stride,
+        GST_VIDEO_CHROMA_SITE_UNKNOWN, 0, 2);
   }
-  w = GUINT32_FROM_LE (word);
-  if (w == 0)
-    return FALSE;
-  while (!(w & 1)) {
-    w >>= 1;
-    shift++;
+  /* The first run of set bits, bit 0 being bit 0 of the group's byte 0. */
+  for (b = 0; b < 8 * group; b++) {
+    gboolean set = (planes[plane][b / 8] >> (b % 8)) & 1;
+
+    if (set && n == 0)
+      *low = b;
+    if (set)
+      n++;
+    else if (n > 0)
+      break;
   }
-  while (w & 1) {
-    w >>= 1;
-    depth++;
-  }
-  if (w != 0 || depth != (int) GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c))
-    return FALSE;
-  enc->word_bytes = 4;
-  enc->depth = depth;
-  enc->shift = shift;
-  enc->shared = TRUE;
-  return TRUE;
+  *bits = n;
+  return n > 0;
 }
 
 /* Where component c's samples sit in their words. */
@@ -117,17 +121,19 @@ static gboolean
 component_encoding (const GstVideoFormatInfo * finfo, guint c, Encoding * enc)
 {
   int depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c);
-  int shift = finfo->shift[c];
+  int low = 0, bits = 0;
 
-  if (shares_word (finfo, c))
-    return probe_shared_bits (finfo, c, enc);
-  if (depth < 1 || depth + shift > 16)
+  if (!probe_bits (finfo, c, &low, &bits) || bits != depth || depth > 16)
     return FALSE;
-  enc->word_bytes = depth + shift <= 8 ? 1 : 2;
+  enc->shared = shares_word (finfo, c);
+  if (enc->shared)
+    enc->word_bytes = 4;
+  else
+    enc->word_bytes = depth + finfo->shift[c] <= 8 ? 1 : 2;
+  enc->offset = low / (8 * enc->word_bytes) * enc->word_bytes;
+  enc->shift = low - 8 * enc->offset;
   enc->depth = depth;
-  enc->shift = shift;
-  enc->shared = FALSE;
-  return TRUE;
+  return enc->shift + depth <= 8 * enc->word_bytes;
 }
 
 /* The encoding a copy job uses: the whole word when the component owns it
@@ -156,7 +162,7 @@ add_padding (CfLayout * layout, const GstVideoInfo * info, guint p,
   guint n_comps = GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo);
   int group = 0, groups = 0, height = 0, b;
   guint8 covered[MAX_GROUP] = { 0 };
-  Encoding plain = { layout->sample_bytes, 8 * layout->sample_bytes, 0, 0 };
+  Encoding plain = { layout->sample_bytes, 8 * layout->sample_bytes, 0, 0, 0 };
   guint c;
 
   for (c = 0; c < n_comps; c++)
@@ -177,7 +183,7 @@ add_padding (CfLayout * layout, const GstVideoInfo * info, guint p,
 
   for (c = 0; c < n_comps; c++) {
     int ps = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
-    int off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    int off = encs[c].offset;
     int w = GST_VIDEO_INFO_COMP_WIDTH (info, c);
     int slots;
     Encoding raw;
@@ -232,7 +238,7 @@ gst_cuda_filter_layout_from_info (const GstVideoInfo * info,
   for (c = 0; c < n_comps; c++) {
     int plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
     int pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
-    int offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+    int offset;
     int w = GST_VIDEO_INFO_COMP_WIDTH (info, c);
     int h = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
     CfChannelMode mode = CF_CHANNEL_FILTER;
@@ -242,6 +248,7 @@ gst_cuda_filter_layout_from_info (const GstVideoInfo * info,
     if (!component_encoding (finfo, c, &encs[c]))
       return unsupported (info, "its samples' bits cannot be read", error);
     enc = encs[c];
+    offset = enc.offset;
 
     if (c == GST_VIDEO_COMP_A) {
       mode = CF_CHANNEL_COPY;
