@@ -631,8 +631,12 @@ static const gchar *filters[] = {
       "border-value=17",
 };
 
+/* The deeper and packed formats run where the running GStreamer's
+ * cudaupload (and so its CUDA allocator) takes them. */
 static const gchar *gpu_formats[] = { "RGBA", "I420", "NV12", "BGRx", "RGB",
-  "Y444", "Y42B"
+  "Y444", "Y42B", "P010_10LE", "P016_LE", "I420_10LE", "I422_10LE",
+  "Y444_16LE", "NV16", "NV24", "YUY2", "UYVY", "VUYA", "AYUV", "RGB10A2_LE",
+  "BGR10A2_LE", "RGBA64_LE", "GBR_10LE"
 };
 
 static gboolean
@@ -673,7 +677,8 @@ GST_START_TEST (test_upload_filter_download_matches)
   for (fi = 0; fi < n_formats; fi++) {
     const gchar *format = gpu_formats[fi];
 
-    if (!cudaupload_takes (format)) {
+    if (gst_video_format_from_string (format) == GST_VIDEO_FORMAT_UNKNOWN
+        || !cudaupload_takes (format)) {
       g_print ("SKIP %s %s: cudaupload does not take it\n", __func__, format);
       continue;
     }
@@ -875,6 +880,63 @@ GST_START_TEST (test_decoder_to_filter)
 
 GST_END_TEST;
 
+/* 10-bit HEVC (tests/data/hevc-main10-320x240.mp4: 30 frames of
+ * videotestsrc as I420_10LE, x265 Main 10) decoded by nvh265dec stays in
+ * CUDA memory as P010_10LE through cudafilter on both pads, and gives what
+ * the CPU backend gives on the downloaded frames. */
+GST_START_TEST (test_hevc10_decoder_to_filter)
+{
+  const gchar *dec = NULL;
+  gchar *ref_desc, *gpu_desc;
+  Run ref = { 0 }, gpu = { 0 };
+  guint i;
+
+  if (!have_gpu (__func__) || !have_pipeline_elements (__func__))
+    return;
+  if (!have_element ("qtdemux", "libgstisomp4.so") ||
+      !have_element ("filesrc", "libgstcoreelements.so")) {
+    g_print ("SKIP %s: qtdemux (isomp4) not installed\n", __func__);
+    return;
+  }
+  if (have_element ("nvh265sldec", "libgstnvcodec.so"))
+    dec = "nvh265sldec";
+  else if (have_element ("nvh265dec", "libgstnvcodec.so")
+      && have_element ("h265parse", "libgstvideoparsersbad.so"))
+    dec = "h265parse ! nvh265dec";
+  if (dec == NULL) {
+    g_print ("SKIP %s: no NVIDIA H.265 decoder on this machine\n", __func__);
+    return;
+  }
+
+  for (i = 0; i < 2; i++) {
+    const gchar *filter = i == 0 ? "filter=sobel" :
+        "filter=gaussian sigma=2 border=constant border-value=700";
+
+    ref_desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! %s ! "
+        "video/x-raw(" CUDA_FEATURE "),format=P010_10LE ! cudadownload ! "
+        "video/x-raw ! cudafilter backend=cpu %s ! appsink name=sink",
+        CLIP_HEVC10_PATH, dec, filter);
+    gpu_desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! %s ! "
+        "video/x-raw(" CUDA_FEATURE "),format=P010_10LE ! "
+        "cudafilter name=f %s ! video/x-raw(" CUDA_FEATURE
+        "),format=P010_10LE ! cudadownload ! video/x-raw ! "
+        "appsink name=sink", CLIP_HEVC10_PATH, dec, filter);
+    fail_unless (run_pipeline (ref_desc, &ref, FALSE), "%s", ref_desc);
+    fail_unless (run_pipeline (gpu_desc, &gpu, TRUE), "%s", gpu_desc);
+    fail_unless_equals_int (gpu.samples->len, 30);
+    assert_same_frames (&gpu, &ref, filter);
+    fail_unless (pad_caps_are_cuda (gpu.pipeline, "f", "sink"),
+        "decoder output left the GPU");
+    fail_unless (pad_caps_are_cuda (gpu.pipeline, "f", "src"));
+    run_clear (&ref);
+    run_clear (&gpu);
+    g_free (ref_desc);
+    g_free (gpu_desc);
+  }
+}
+
+GST_END_TEST;
+
 #endif /* HAVE_GST_CUDA */
 
 static Suite *
@@ -897,6 +959,7 @@ cuda_memory_suite (void)
   tcase_add_test (gpu, test_two_filters_one_context);
   tcase_add_test (gpu, test_context_from_application);
   tcase_add_test (gpu, test_decoder_to_filter);
+  tcase_add_test (gpu, test_hevc10_decoder_to_filter);
 #else
   (void) gpu;
   g_print ("\nSKIP: built without gstreamer-cuda-1.0 (-Dcuda-memory): only "
