@@ -1057,6 +1057,7 @@ GST_START_TEST (test_ten_bit_values)
   assert_message_mentions (msg, "border-value", "2000", "1023", NULL);
   gst_message_unref (msg);
   gst_harness_teardown (h);
+  gst_bus_set_flushing (bus, TRUE);
   gst_object_unref (bus);
 }
 
