@@ -46,7 +46,9 @@ cf_sample_read (const unsigned char *p, const CfChannel * ch)
  * whole word when the channel owns it (MSB-aligned values with their low
  * bits zero), else only the channel's bits of a 4-byte word.  On the GPU
  * the channels of a shared word run in different threads, so their bits
- * are changed with atomics, which no other channel's update can undo. */
+ * are changed with atomics, which no other channel's update can undo; on
+ * the CPU it is a plain read-modify-write, so threads that split a frame
+ * must keep the channels of one shared word (RGB10A2's four) together. */
 CF_SAMPLE_HD void
 cf_sample_write (unsigned char *p, const CfChannel * ch, int v)
 {
