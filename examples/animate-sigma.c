@@ -65,7 +65,7 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
 
   desc = g_strdup_printf ("videotestsrc num-buffers=%d pattern=ball ! "
-      "video/x-raw,width=320,height=240,framerate=30/1 ! "
+      "video/x-raw,format=BGRx,width=320,height=240,framerate=30/1 ! "
       "cudafilter name=filter frames-in-flight=1 backend=%s ! fakesink",
       N_FRAMES, backend);
   pipeline = gst_parse_launch (desc, &err);

@@ -40,6 +40,94 @@ gst_cuda_filter_caps_are_cuda (GstCaps * caps)
   return FALSE;
 }
 
+/* What GStreamer's CUDA allocator holds in every version the element builds
+ * with (1.22 aborts on the others, e.g. GRAY8); newer versions hold more. */
+#define BASE_CUDA_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, " \
+  "I420, YV12, NV12, NV21, Y42B, Y444 }"
+
+#ifdef HAVE_GST_CUDA
+/* The CUDA-memory formats of the running GStreamer, as its own cudaupload
+ * advertises them (it allocates with the same allocator), else the base
+ * set. */
+static GstCaps *
+held_cuda_caps (void)
+{
+  GstElementFactory *factory = gst_element_factory_find ("cudaupload");
+  GstCaps *held = gst_caps_new_empty ();
+  const GList *l;
+
+  if (factory) {
+    for (l = gst_element_factory_get_static_pad_templates (factory); l;
+        l = l->next) {
+      GstStaticPadTemplate *t = l->data;
+      GstCaps *caps;
+
+      if (t->direction != GST_PAD_SRC)
+        continue;
+      caps = gst_static_caps_get (&t->static_caps);
+      for (guint i = 0; i < gst_caps_get_size (caps); i++)
+        if (gst_caps_features_contains (gst_caps_get_features (caps, i),
+                GST_CUDA_FILTER_MEMORY_CUDA))
+          held = gst_caps_merge (held, gst_caps_copy_nth (caps, i));
+      gst_caps_unref (caps);
+    }
+    gst_object_unref (factory);
+  }
+  if (gst_caps_is_empty (held)) {
+    gst_caps_unref (held);
+    held = gst_caps_from_string ("video/x-raw(" GST_CUDA_FILTER_MEMORY_CUDA
+        "), format=(string)" BASE_CUDA_FORMATS);
+  }
+  return held;
+}
+#endif
+
+GstCaps *
+gst_cuda_filter_cuda_memory_caps (const GValue * formats)
+{
+#ifdef HAVE_GST_CUDA
+  GstCaps *held = held_cuda_caps (), *ret;
+  GValue list = G_VALUE_INIT;
+  GString *missing = g_string_new (NULL);
+  guint i, j;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < gst_value_list_get_size (formats); i++) {
+    const GValue *f = gst_value_list_get_value (formats, i);
+    gboolean ok = FALSE;
+
+    for (j = 0; j < gst_caps_get_size (held) && !ok; j++) {
+      const GValue *v = gst_structure_get_value (gst_caps_get_structure (held,
+              j), "format");
+      ok = v && gst_value_intersect (NULL, f, v);
+    }
+    if (ok)
+      gst_value_list_append_value (&list, f);
+    else
+      g_string_append_printf (missing, " %s", g_value_get_string (f));
+  }
+  gst_caps_unref (held);
+  if (missing->len)
+    GST_INFO ("GStreamer %s's CUDA allocator does not hold%s: these "
+        "formats travel in system memory only", gst_version_string (),
+        missing->str);
+  g_string_free (missing, TRUE);
+
+  ret = gst_caps_from_string (GST_VIDEO_CAPS_MAKE_WITH_FEATURES
+      (GST_CUDA_FILTER_MEMORY_CUDA, "I420"));
+  if (gst_value_list_get_size (&list) > 0)
+    gst_caps_set_value (ret, "format", &list);
+  else {
+    gst_caps_unref (ret);
+    ret = gst_caps_new_empty ();
+  }
+  g_value_unset (&list);
+  return ret;
+#else
+  return gst_caps_new_empty ();
+#endif
+}
+
 #ifdef HAVE_GST_CUDA
 
 #define CTX(self) ((GstCudaContext **) &(self)->cuda_context)

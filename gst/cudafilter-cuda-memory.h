@@ -19,19 +19,10 @@ G_BEGIN_DECLS
 
 #define GST_CUDA_FILTER_MEMORY_CUDA "memory:CUDAMemory"
 
-/* Formats GStreamer's CUDA allocator can lay out (1.22 aborts on others,
- * e.g. GRAY8): only these travel in CUDA memory. */
-#define GST_CUDA_FILTER_CUDA_MEMORY_FORMATS "{ RGB, BGR, RGBA, BGRA, ARGB, " \
-  "ABGR, RGBx, BGRx, I420, YV12, NV12, NV21, Y42B, Y444 }"
-
-/* Pad template caps: CUDA memory first, so it is preferred. */
-#ifdef HAVE_GST_CUDA
-#define GST_CUDA_FILTER_CAPS_MAKE(formats) \
-    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CUDA_FILTER_MEMORY_CUDA, \
-        GST_CUDA_FILTER_CUDA_MEMORY_FORMATS) "; " GST_VIDEO_CAPS_MAKE (formats)
-#else
-#define GST_CUDA_FILTER_CAPS_MAKE(formats) GST_VIDEO_CAPS_MAKE (formats)
-#endif
+/* video/x-raw(memory:CUDAMemory) caps for those of `formats` (a list of
+ * format names) that the running GStreamer's CUDA allocator can hold; empty
+ * caps without the cuda-memory feature. */
+GstCaps *gst_cuda_filter_cuda_memory_caps (const GValue * formats);
 
 /* Installs set_context and transform_caps (with the feature only). */
 void gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class);

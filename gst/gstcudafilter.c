@@ -43,8 +43,19 @@
 GST_DEBUG_CATEGORY (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
-#define CUDA_FILTER_FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, ARGB, " \
-  "ABGR, RGBx, BGRx, xRGB, xBGR, I420, YV12, NV12, NV21, Y42B, Y444, GBR, GBRA }"
+/* Every format the filter takes (any GstVideoFormatInfo the layout rules of
+ * cudafilter-layout.c read); the templates list those the running GStreamer
+ * knows (GBR_16LE is newer than 1.22). */
+static const gchar *const cuda_filter_formats[] = {
+  "GRAY8", "GRAY16_LE", "RGB", "BGR", "RGBA", "BGRA", "ARGB", "ABGR", "RGBx",
+  "BGRx", "xRGB", "xBGR", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444",
+  "GBR", "GBRA",
+  "P010_10LE", "P012_LE", "P016_LE", "NV16", "NV61", "NV24",
+  "I420_10LE", "I420_12LE", "I422_10LE", "I422_12LE", "Y444_10LE",
+  "Y444_12LE", "Y444_16LE", "GBR_10LE", "GBR_12LE", "GBR_16LE",
+  "YUY2", "UYVY", "YVYU", "VUYA", "AYUV",
+  "RGB10A2_LE", "BGR10A2_LE", "RGBA64_LE", "BGRA64_LE"
+};
 
 #define CUSTOM_KERNEL_EXAMPLE "kernel=\"0 -1 0; -1 5 -1; 0 -1 0\""
 
@@ -78,15 +89,33 @@ enum
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FILTER_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+/* Both pads: CUDA memory first (preferred where both are possible) for the
+ * formats the running GStreamer's CUDA allocator holds, then system memory
+ * for every format. */
+static GstCaps *
+gst_cuda_filter_template_caps (void)
+{
+  GValue list = G_VALUE_INIT;
+  GstCaps *sys, *cuda;
+  guint i;
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FILTER_CAPS_MAKE (CUDA_FILTER_FORMATS)));
+  g_value_init (&list, GST_TYPE_LIST);
+  for (i = 0; i < G_N_ELEMENTS (cuda_filter_formats); i++) {
+    GValue v = G_VALUE_INIT;
+
+    if (gst_video_format_from_string (cuda_filter_formats[i]) ==
+        GST_VIDEO_FORMAT_UNKNOWN)
+      continue;
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_static_string (&v, cuda_filter_formats[i]);
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+  sys = gst_caps_from_string (GST_VIDEO_CAPS_MAKE ("GRAY8"));
+  gst_caps_set_value (sys, "format", &list);
+  cuda = gst_cuda_filter_cuda_memory_caps (&list);
+  g_value_unset (&list);
+  return gst_caps_merge (cuda, sys);
+}
 
 #define gst_cuda_filter_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCudaFilter, gst_cuda_filter,
@@ -113,6 +142,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *caps;
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
   CfParams defaults;
@@ -172,8 +202,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_OFFSET,
       g_param_spec_double ("offset", "Offset",
-          "Added to the result, in sample values (0..255 for 8-bit, "
-          "0..65535 for 16-bit); used by sobel, sobel-x, sobel-y, scharr, "
+          "Added to the result, in the format's sample values (0..255 for "
+          "8-bit, 0..1023 for 10-bit, 0..65535 for 16-bit); used by sobel, sobel-x, sobel-y, scharr, "
           "laplacian and custom",
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.offset, FILTER_PARAM_FLAGS));
 
@@ -198,8 +228,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BORDER_VALUE,
       g_param_spec_uint ("border-value", "Border value",
-          "Sample value outside the frame when border=constant (0..255 for "
-          "8-bit formats, larger values are clamped; 0..65535 for 16-bit); "
+          "Sample value outside the frame when border=constant, in the "
+          "format's units (0..255 for 8-bit formats, 0..1023 for 10-bit, "
+          "0..65535 for 16-bit; larger values are clamped with a warning); "
           "used by every filter",
           0, 65535, defaults.border_value, FILTER_PARAM_FLAGS));
 
@@ -248,8 +279,14 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
       "with a CPU fallback giving the same output", "The cudafilter authors");
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
+      "CUDA convolution filter");
+  caps = gst_cuda_filter_template_caps ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
@@ -260,9 +297,6 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gst_cuda_filter_stream_init_class (trans_class);
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
-
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
-      "CUDA convolution filter");
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER, 0);
@@ -653,6 +687,7 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   CfLayout layout;
   CfSpec *spec;
   GError *err = NULL;
+  int maxval;
 
   GST_OBJECT_LOCK (self);
   if (!force && !self->dirty && self->spec != NULL) {
@@ -680,7 +715,14 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
     goto failed;
   }
 
-  spec = cf_spec_new (&params, layout.sample_bytes, &err);
+  maxval = (1 << cf_layout_depth (&layout)) - 1;
+  if (params.border == CF_BORDER_CONSTANT && params.border_value > maxval)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("border-value %d is above the largest %d-bit sample value of %s: "
+            "using %d", params.border_value, cf_layout_depth (&layout),
+            GST_VIDEO_INFO_NAME (info), maxval), (NULL));
+
+  spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
   if (spec == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid filter settings for %s: %s",

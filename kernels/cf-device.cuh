@@ -5,21 +5,25 @@
 #define CF_DEVICE_CUH
 
 #include <cuda_runtime.h>
+#include "cf-sample.h"
 
-/* Sample (x, y) of a channel whose samples lie pixel_stride bytes apart,
- * rows stride bytes apart, from base. */
-template < typename T > __device__ __forceinline__ int
-load_sample (const unsigned char *base, long long stride, int pixel_stride,
+/* The value of sample (x, y) of a channel whose rows lie stride bytes
+ * apart from base (the plane plus the channel's offset), decoded as
+ * kernels/cf-sample.h says. */
+__device__ __forceinline__ int
+load_sample (const unsigned char *base, long long stride, const CfChannel & ch,
     int x, int y)
 {
-  return *(const T *) (base + y * stride + (long long) x * pixel_stride);
+  return cf_sample_read (base + y * stride + (long long) x * ch.pixel_stride,
+      &ch);
 }
 
-template < typename T > __device__ __forceinline__ void
-store_sample (unsigned char *base, long long stride, int pixel_stride,
+__device__ __forceinline__ void
+store_sample (unsigned char *base, long long stride, const CfChannel & ch,
     int x, int y, int v)
 {
-  *(T *) (base + y * stride + (long long) x * pixel_stride) = (T) v;
+  cf_sample_write (base + y * stride + (long long) x * ch.pixel_stride, &ch,
+      v);
 }
 
 /* Launches kernel (args) with `bytes` of dynamic shared memory.  The opt-in

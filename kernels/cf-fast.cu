@@ -758,6 +758,11 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
 
   if (kp->sample_bytes != 1 || kp->wide_acc || n < 1 || n > CF_FAST_JOBS)
     return cudaErrorNotSupported;
+  /* Whole bytes only: packed words and shifted samples take the general
+   * kernel, which decodes them (kernels/cf-sample.h). */
+  for (int i = 0; i < n; i++)
+    if (!cf_sample_is_plain (&frame->channels[i], 1))
+      return cudaErrorNotSupported;
   K |= 1;
   if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
       || K / 2 - kp->ax + kp->kw > K || K / 2 - kp->ay + kp->kh > K)

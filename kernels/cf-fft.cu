@@ -51,21 +51,21 @@ find_tile (const CfFftTiles & t, const CfDeviceFrame & f, int g, int &tx,
 }
 
 /* Sample (x, y) of a channel job in its plane. */
-template < typename T > __device__ __forceinline__ int
+__device__ __forceinline__ int
 load (const unsigned char *plane, long long stride, const CfChannel & ch,
     int x, int y)
 {
-  return load_sample < T > (plane + ch.offset, stride, ch.pixel_stride, x, y);
+  return load_sample (plane + ch.offset, stride, ch, x, y);
 }
 
-template < typename T > __device__ __forceinline__ void
+__device__ __forceinline__ void
 store (unsigned char *plane, long long stride, const CfChannel & ch, int x,
     int y, int v)
 {
-  store_sample < T > (plane + ch.offset, stride, ch.pixel_stride, x, y, v);
+  store_sample (plane + ch.offset, stride, ch, x, y, v);
 }
 
-template < typename T > __global__ void
+__global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
 pad_kernel (const __grid_constant__ TileArgs a)
 {
@@ -93,12 +93,12 @@ pad_kernel (const __grid_constant__ TileArgs a)
   const int Y = cf_border_index (ty * t.step_y + j - a.kp.ay, ch.height,
       a.kp.border);
   const int v = (X < 0 || Y < 0) ? a.kp.border_value :
-      load < T > (a.frame.src[ch.plane], a.frame.src_stride[ch.plane], ch, X,
+      load (a.frame.src[ch.plane], a.frame.src_stride[ch.plane], ch, X,
       Y);
   *out = (double) (v - t.centre);
 }
 
-template < typename T > __global__ void
+__global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
 store_kernel (const __grid_constant__ TileArgs a)
 {
@@ -123,9 +123,9 @@ store_kernel (const __grid_constant__ TileArgs a)
    * centred samples; the centring comes back as an integer. */
   const double v = a.tiles[((size_t) blockIdx.z * t.fft_h + j) * t.fft_w + i];
   const long long acc = __double2ll_rn (v) + t.centre_sum;
-  const int centre = load < T > (a.frame.src[ch.plane],
+  const int centre = load (a.frame.src[ch.plane],
       a.frame.src_stride[ch.plane], ch, x, y);
-  store < T > (a.frame.dst[ch.plane], a.frame.dst_stride[ch.plane], ch, x, y,
+  store (a.frame.dst[ch.plane], a.frame.dst_stride[ch.plane], ch, x, y,
       cf_post (&a.kp, acc, 0, centre));
 }
 
@@ -163,7 +163,7 @@ multiply_kernel (double2 * spectra, const double2 * kernel, int n, int count)
 }
 
 /* COPY and FILL jobs, written as the direct kernel writes them. */
-template < typename T > __global__ void
+__global__ void
 __launch_bounds__ (BLOCK_X * BLOCK_Y)
 copy_kernel (const __grid_constant__ CfDeviceFrame f)
 {
@@ -174,8 +174,8 @@ copy_kernel (const __grid_constant__ CfDeviceFrame f)
   if (ch.mode == CF_CHANNEL_FILTER || x >= ch.width || y >= ch.height)
     return;
   const int v = ch.mode == CF_CHANNEL_FILL ? ch.fill_value :
-      load < T > (f.src[ch.plane], f.src_stride[ch.plane], ch, x, y);
-  store < T > (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x, y, v);
+      load (f.src[ch.plane], f.src_stride[ch.plane], ch, x, y);
+  store (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x, y, v);
 }
 
 int
@@ -192,11 +192,10 @@ tiles_valid (const CfKernelParams * kp, const CfFftTiles * t, int count)
       && t->fft_h >= kp->kh && count <= 65535;
 }
 
-/* `count` tiles from a.first, w x h threads a tile, through the 8- or
- * 16-bit kernel of a pair. */
+/* `count` tiles from a.first, w x h threads a tile. */
 cudaError_t
-launch_tiles (void (*k8) (TileArgs), void (*k16) (TileArgs),
-    const TileArgs & a, int w, int h, int count, cudaStream_t stream)
+launch_tiles (void (*kernel) (TileArgs), const TileArgs & a, int w, int h,
+    int count, cudaStream_t stream)
 {
   if (count <= 0)
     return cudaSuccess;
@@ -205,7 +204,7 @@ launch_tiles (void (*k8) (TileArgs), void (*k16) (TileArgs),
   dim3 grid (blocks (w, BLOCK_X), blocks (h, BLOCK_Y), count);
   dim3 block (BLOCK_X, BLOCK_Y, 1);
 
-  (a.kp.sample_bytes == 1 ? k8 : k16) <<< grid, block, 0, stream >>> (a);
+  kernel <<< grid, block, 0, stream >>> (a);
   return cudaGetLastError ();
 }
 
@@ -218,8 +217,7 @@ cf_fft_launch_pad (const CfDeviceFrame * frame, const CfKernelParams * kp,
 {
   const TileArgs a = { *frame, *kp, *t, first, tiles };
 
-  return launch_tiles (pad_kernel < uint8_t >, pad_kernel < uint16_t >, a,
-      t->fft_w, t->fft_h, count, stream);
+  return launch_tiles (pad_kernel, a, t->fft_w, t->fft_h, count, stream);
 }
 
 extern "C" cudaError_t
@@ -255,8 +253,8 @@ cf_fft_launch_store (const CfDeviceFrame * frame, const CfKernelParams * kp,
 {
   const TileArgs a = { *frame, *kp, *t, first, (double *) tiles };
 
-  return launch_tiles (store_kernel < uint8_t >, store_kernel < uint16_t >,
-      a, t->step_x, t->step_y, count, stream);
+  return launch_tiles (store_kernel, a, t->step_x, t->step_y, count,
+      stream);
 }
 
 extern "C" cudaError_t
@@ -282,9 +280,6 @@ cf_fft_launch_copy (const CfDeviceFrame * frame, int sample_bytes,
   dim3 grid (blocks (max_w, BLOCK_X), blocks (max_h, BLOCK_Y),
       frame->n_channels);
   dim3 block (BLOCK_X, BLOCK_Y, 1);
-  if (sample_bytes == 1)
-    copy_kernel < uint8_t ><<<grid, block, 0, stream >>> (*frame);
-  else
-    copy_kernel < uint16_t ><<<grid, block, 0, stream >>> (*frame);
+  copy_kernel <<< grid, block, 0, stream >>> (*frame);
   return cudaGetLastError ();
 }

@@ -35,6 +35,38 @@ struct FilterArgs
   const int *dense;
 };
 
+/* How the kernel reads and writes samples: whole words of T, as every
+ * layout of plain 8- or 16-bit samples has them (the loads the kernel had
+ * before it took other encodings), or any word layout through
+ * kernels/cf-sample.h. */
+template < typename T > struct PlainWords
+{
+  static __device__ __forceinline__ int
+  read (const unsigned char *p, const CfChannel &)
+  {
+    return *(const T *) p;
+  }
+  static __device__ __forceinline__ void
+  write (unsigned char *p, const CfChannel &, int v)
+  {
+    *(T *) p = (T) v;
+  }
+};
+
+struct AnyWords
+{
+  static __device__ __forceinline__ int
+  read (const unsigned char *p, const CfChannel & ch)
+  {
+    return cf_sample_read (p, &ch);
+  }
+  static __device__ __forceinline__ void
+  write (unsigned char *p, const CfChannel & ch, int v)
+  {
+    cf_sample_write (p, &ch, v);
+  }
+};
+
 __host__ __device__ constexpr size_t
 align16 (size_t n)
 {
@@ -55,7 +87,7 @@ map_bytes (size_t in_h)
   return align16 (in_h * sizeof (long long));
 }
 
-template < typename T, typename Acc, int ROWS > __global__ void
+template < typename W, typename Acc, int ROWS > __global__ void
 __launch_bounds__ (THREADS, 3)
 filter_kernel (const __grid_constant__ FilterArgs a)
 {
@@ -88,9 +120,10 @@ filter_kernel (const __grid_constant__ FilterArgs a)
     if (x >= ch.width)
       return;
     for (int r = ty; r < tile_h && y0 + r < ch.height; r += BLOCK_Y) {
+      const long long o = (long long) x * ps;
       int v = ch.mode == CF_CHANNEL_FILL ? ch.fill_value :
-          load_sample < T > (src, ss, ps, x, y0 + r);
-      store_sample < T > (dst, ds, ps, x, y0 + r, v);
+          W::read (src + (y0 + r) * ss + o, ch);
+      W::write (dst + (y0 + r) * ds + o, ch, v);
     }
     return;
   }
@@ -127,7 +160,7 @@ filter_kernel (const __grid_constant__ FilterArgs a)
     const long long yo = ymap[r];
     const int xo = xmap[c];
     in[t] = (yo < 0 || xo < 0) ? kp.border_value :
-        (int) *(const T *) (src + yo + xo);
+        W::read (src + yo + xo, ch);
   }
 
   /* Each thread owns ROWS consecutive output rows of one column and slides
@@ -210,7 +243,7 @@ filter_kernel (const __grid_constant__ FilterArgs a)
     if (y0 + r >= ch.height)
       break;
     const int centre = in[(r + kp.ay) * in_w + tx + kp.ax];
-    store_sample < T > (dst, ds, ps, x, y0 + r,
+    W::write (dst + (y0 + r) * ds + (long long) x * ps, ch,
         cf_post (&kp, acc[n][0], acc[n][1], centre));
   }
 }
@@ -231,7 +264,7 @@ smem_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
   return bytes;
 }
 
-template < typename T, typename Acc, int ROWS > cudaError_t
+template < typename W, typename Acc, int ROWS > cudaError_t
 launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
     cudaStream_t stream)
 {
@@ -240,11 +273,11 @@ launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
   dim3 grid (((max_w + BLOCK_X - 1) / BLOCK_X) * args.frame.n_channels,
       (max_h + tile_h - 1) / tile_h, 1);
 
-  return cf_start_kernel (filter_kernel < T, Acc, ROWS >, grid, block, smem,
+  return cf_start_kernel (filter_kernel < W, Acc, ROWS >, grid, block, smem,
       args, stream);
 }
 
-template < typename T, typename Acc > cudaError_t
+template < typename W, typename Acc > cudaError_t
 launch (const FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
 {
   cudaError_t err;
@@ -262,11 +295,11 @@ launch (const FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
    * memory fall back to one row per thread (fits 64 KB at 63x63 taps). */
   smem = smem_bytes (&args.kp, MAX_ROWS, sizeof (Acc));
   if (smem <= (size_t) optin)
-    return launch_rows < T, Acc, MAX_ROWS > (args, smem, max_w, max_h,
+    return launch_rows < W, Acc, MAX_ROWS > (args, smem, max_w, max_h,
         stream);
   smem = smem_bytes (&args.kp, 1, sizeof (Acc));
   if (smem <= (size_t) optin)
-    return launch_rows < T, Acc, 1 > (args, smem, max_w, max_h, stream);
+    return launch_rows < W, Acc, 1 > (args, smem, max_w, max_h, stream);
   return cudaErrorInvalidConfiguration;
 }
 
@@ -290,7 +323,8 @@ cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
 
   for (int i = 0; i < frame->n_channels; i++) {
     const CfChannel *ch = &frame->channels[i];
-    if (ch->plane < 0 || ch->plane >= CF_MAX_PLANES)
+    if (ch->plane < 0 || ch->plane >= CF_MAX_PLANES
+        || (ch->word_bytes != 1 && ch->word_bytes != 2 && ch->word_bytes != 4))
       return cudaErrorInvalidValue;
     if (ch->width > max_w)
       max_w = ch->width;
@@ -300,7 +334,8 @@ cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
   if (max_w <= 0 || max_h <= 0)
     return cudaSuccess;
 
-  /* 8-bit frames in the common layouts have faster kernels. */
+  /* 8-bit frames in the common layouts have faster kernels; they decline
+   * every other encoding. */
   cudaError_t err = cf_fast_launch (frame, kp, sep, dense, stream);
   if (err != cudaErrorNotSupported)
     return err;
@@ -311,9 +346,19 @@ cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
     args.sep = *sep;
   args.dense = dense;
 
+  /* Plain 8- and 16-bit words load directly; every other encoding (deeper
+   * or shifted samples, packed words) is decoded per channel. */
+  bool plain = true;
+  for (int i = 0; i < frame->n_channels; i++)
+    plain = plain && cf_sample_is_plain (&frame->channels[i], kp->sample_bytes);
+  if (!plain)
+    return kp->wide_acc ? launch < AnyWords, long long >(args, max_w, max_h,
+        stream) : launch < AnyWords, int >(args, max_w, max_h, stream);
   if (kp->sample_bytes == 1)
-    return kp->wide_acc ? launch < uint8_t, long long >(args, max_w, max_h,
-        stream) : launch < uint8_t, int >(args, max_w, max_h, stream);
-  return kp->wide_acc ? launch < uint16_t, long long >(args, max_w, max_h,
-      stream) : launch < uint16_t, int >(args, max_w, max_h, stream);
+    return kp->wide_acc ? launch < PlainWords < uint8_t >, long long >(args,
+        max_w, max_h, stream) : launch < PlainWords < uint8_t >, int >(args,
+        max_w, max_h, stream);
+  return kp->wide_acc ? launch < PlainWords < uint16_t >, long long >(args,
+      max_w, max_h, stream) : launch < PlainWords < uint16_t >, int >(args,
+      max_w, max_h, stream);
 }

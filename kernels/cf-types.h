@@ -44,7 +44,15 @@ typedef enum
 } CfChannelMode;
 
 /* One channel of one plane: samples at
- * plane_data + y * stride + x * pixel_stride + offset (bytes). */
+ * plane_data + y * stride + x * pixel_stride + offset (bytes).
+ *
+ * Each sample is `depth` bits from bit `shift` of a little-endian word of
+ * word_bytes (1, 2 or 4) bytes: 8-bit formats (1, 8, 0), GRAY16 (2, 16, 0),
+ * LSB-aligned I420_10LE (2, 10, 0), MSB-aligned P010 (2, 10, 6), the red of
+ * RGB10A2 (4, 10, 0).  kernels/cf-sample.h reads and writes them.  A channel
+ * owns its word (the bits it does not use are written as zero) unless
+ * shared_word: then other channels own the rest of the word and a write
+ * changes this channel's bits only. */
 typedef struct
 {
   int mode;                     /* CfChannelMode */
@@ -53,6 +61,10 @@ typedef struct
   int pixel_stride;             /* bytes between horizontal neighbours */
   int offset;                   /* byte offset of the sample in a pixel */
   int fill_value;               /* for CF_CHANNEL_FILL */
+  int word_bytes;               /* 1, 2 or 4 */
+  int depth;                    /* bits of the value, 1 .. 16 */
+  int shift;                    /* lowest bit of the value in its word */
+  int shared_word;              /* other channels own the word's other bits */
 } CfChannel;
 
 /* Separable weights travel by value in the launch parameters. */
@@ -75,8 +87,8 @@ typedef struct
   float scale, offset, amount;
   int border;                   /* CfBorder */
   int border_value;             /* sample value outside the frame for constant */
-  int sample_bytes;             /* 1 or 2 */
-  int maxval;                   /* 255 or 65535 */
+  int sample_bytes;             /* 1 (8-bit) or 2 (deeper samples) */
+  int maxval;                   /* 2^depth - 1: 255, 1023, 4095, 65535 */
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
   int dense_bytes;              /* every dense weight fits a signed byte */
 } CfKernelParams;

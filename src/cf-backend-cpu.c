@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cf-backend-private.h"
 #include "cf-arith.h"
+#include "cf-sample.h"
 
 typedef struct
 {
@@ -13,21 +14,6 @@ typedef struct
   gint64 *rows[2];              /* horizontal pass of each kernel */
   gsize rows_len;
 } CfCpuBackend;
-
-static inline int
-read_sample (const guint8 * p, int sample_bytes)
-{
-  return sample_bytes == 1 ? p[0] : *(const guint16 *) p;
-}
-
-static inline void
-write_sample (guint8 * p, int sample_bytes, int v)
-{
-  if (sample_bytes == 1)
-    p[0] = (guint8) v;
-  else
-    *(guint16 *) p = (guint16) v;
-}
 
 static inline const guint8 *
 sample_in (const CfFrame * f, const CfChannel * ch, int x, int y)
@@ -72,8 +58,7 @@ expand_channel (CfCpuBackend * self, const CfKernelParams * kp,
       if (y < 0 || xmap[ex] < 0)
         dst[ex] = kp->border_value;
       else
-        dst[ex] = read_sample (sample_in (in, ch, xmap[ex], y),
-            kp->sample_bytes);
+        dst[ex] = cf_sample_read (sample_in (in, ch, xmap[ex], y), ch);
     }
   }
   g_free (xmap);
@@ -137,24 +122,24 @@ filter_channel (CfCpuBackend * self, const CfSpec * spec,
             acc[0] += (gint64) wrow[i] * src[i];
         }
       }
-      write_sample (sample_out (out, ch, x, y), kp->sample_bytes,
+      cf_sample_write (sample_out (out, ch, x, y), ch,
           cf_post (kp, acc[0], acc[1], centre));
     }
   }
 }
 
 static void
-copy_or_fill_channel (const CfChannel * ch, int sample_bytes,
-    const CfFrame * in, const CfFrame * out)
+copy_or_fill_channel (const CfChannel * ch, const CfFrame * in,
+    const CfFrame * out)
 {
   int x, y;
 
   for (y = 0; y < ch->height; y++)
     for (x = 0; x < ch->width; x++) {
       int v = ch->mode == CF_CHANNEL_FILL ? ch->fill_value :
-          read_sample (sample_in (in, ch, x, y), sample_bytes);
+          cf_sample_read (sample_in (in, ch, x, y), ch);
 
-      write_sample (sample_out (out, ch, x, y), sample_bytes, v);
+      cf_sample_write (sample_out (out, ch, x, y), ch, v);
     }
 }
 
@@ -174,7 +159,7 @@ cpu_process (CfBackend * backend, const CfSpec * spec,
     if (ch->mode == CF_CHANNEL_FILTER)
       filter_channel (self, spec, ch, in, out);
     else
-      copy_or_fill_channel (ch, layout->sample_bytes, in, out);
+      copy_or_fill_channel (ch, in, out);
   }
   return TRUE;
 }

@@ -12,7 +12,9 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  int sample_bytes;             /* 1 or 2 */
+  int sample_bytes;             /* 1 (8-bit samples) or 2 (deeper) */
+  int depth;                    /* bits of the filtered samples; 0: 8 *
+                                 * sample_bytes (cf_layout_depth) */
   int n_planes;
   int plane_row_bytes[CF_MAX_PLANES];   /* bytes of samples in a row */
   int plane_height[CF_MAX_PLANES];      /* rows */
@@ -38,10 +40,19 @@ typedef struct
 void cf_layout_init_interleaved (CfLayout * layout, int width, int height,
     int samples, int sample_bytes, guint filter_mask);
 
-/* Appends a channel job; returns FALSE when the layout is full. */
+/* Appends a channel job of plain samples (words of sample_bytes, all bits
+ * used); returns FALSE when the layout is full. */
 gboolean cf_layout_add_channel (CfLayout * layout, CfChannelMode mode,
     int plane, int width, int height, int pixel_stride, int offset,
     int fill_value);
+
+/* Sets how the samples of the last channel added sit in their words (see
+ * CfChannel); FALSE for an encoding the backends cannot read. */
+gboolean cf_layout_set_encoding (CfLayout * layout, int word_bytes,
+    int depth, int shift, gboolean shared_word);
+
+/* The depth filter specs are built for (cf_spec_new_for_depth). */
+int cf_layout_depth (const CfLayout * layout);
 
 G_END_DECLS
 #endif /* CF_LAYOUT_H */

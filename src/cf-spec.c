@@ -510,17 +510,27 @@ dense_weights_are_bytes (const CfSpec * spec)
 CfSpec *
 cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
 {
+  g_return_val_if_fail (sample_bytes == 1 || sample_bytes == 2, NULL);
+
+  return cf_spec_new_for_depth (params, 8 * sample_bytes, error);
+}
+
+CfSpec *
+cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
+{
   CfSpec *spec;
   CfKernelParams *kp;
   gboolean ok;
 
   g_return_val_if_fail (params != NULL, NULL);
-  g_return_val_if_fail (sample_bytes == 1 || sample_bytes == 2, NULL);
+  g_return_val_if_fail (depth == 8 || (depth > 8 && depth <= 16), NULL);
 
   spec = g_new0 (CfSpec, 1);
   kp = &spec->kp;
-  kp->sample_bytes = sample_bytes;
-  kp->maxval = sample_bytes == 1 ? 255 : 65535;
+  /* Deeper samples are filtered as OpenCV filters 16-bit arrays (weights,
+   * default sizes); only the saturation differs per depth. */
+  kp->sample_bytes = depth == 8 ? 1 : 2;
+  kp->maxval = (1 << depth) - 1;
   kp->border = params->border;
   kp->border_value = CLAMP (params->border_value, 0, kp->maxval);
   kp->scale = (float) params->scale;

@@ -36,7 +36,7 @@ typedef struct
   double scale;                 /* multiplies derivative and custom results */
   double amount;                /* sharpen strength */
   CfBorder border;
-  int border_value;             /* sample value, clamped to the sample range */
+  int border_value;             /* sample value, clamped to the depth's range */
 } CfParams;
 
 typedef struct
@@ -49,6 +49,10 @@ typedef struct
 
 void cf_params_init (CfParams * params);
 
+/* A spec for samples of `depth` bits (8, or 9..16: values 0 .. 2^depth - 1,
+ * saturated there); cf_spec_new takes 1 (8 bits) or 2 (16 bits). */
+CfSpec *cf_spec_new_for_depth (const CfParams * params, int depth,
+    GError ** error);
 CfSpec *cf_spec_new (const CfParams * params, int sample_bytes,
     GError ** error);
 void cf_spec_free (CfSpec * spec);

@@ -1,7 +1,11 @@
 /* cf-filter-raw: runs one cudafilter engine filter over a raw image file.
  *
  * The input is width x height pixels of `samples` tightly packed interleaved
- * samples, 8-bit or native-endian 16-bit; the output has the same layout.
+ * samples, 8-bit or in native-endian 16-bit words (depths 9 to 16, the
+ * values in the low bits, or with --msb in the high bits as P010 keeps
+ * them), or with --packing=rgb10a2 one 32-bit word a pixel holding three
+ * 10-bit samples from bits 0, 10 and 20 and a 2-bit alpha in bits 30-31
+ * (copied); the output has the same layout.
  * The reference tests drive the engine through this tool, and it is handy for
  * trying a filter on a dump without building a pipeline.
  *
@@ -110,6 +114,36 @@ fail_usage (GOptionContext * ctx, const char *message)
   return 2;
 }
 
+/* Interleaved samples of `depth` bits, each channel filtered when its bit
+ * of filter_mask is set, else copied whole (word for word). */
+static void
+init_layout (CfLayout * layout, int width, int height, int samples,
+    int depth, gboolean msb, gboolean rgb10a2, guint filter_mask)
+{
+  int c;
+
+  memset (layout, 0, sizeof (*layout));
+  layout->sample_bytes = depth > 8 ? 2 : 1;
+  layout->depth = depth;
+  for (c = 0; c < samples; c++) {
+    gboolean filtered = (filter_mask & (1u << c)) != 0;
+    CfChannelMode mode = filtered ? CF_CHANNEL_FILTER : CF_CHANNEL_COPY;
+
+    if (rgb10a2) {
+      cf_layout_add_channel (layout, mode, 0, width, height, 4, 0, 0);
+      if (c < 3)
+        cf_layout_set_encoding (layout, 4, 10, 10 * c, TRUE);
+      else
+        cf_layout_set_encoding (layout, 4, 2, 30, TRUE);
+      continue;
+    }
+    cf_layout_add_channel (layout, mode, 0, width, height,
+        samples * layout->sample_bytes, c * layout->sample_bytes, 0);
+    if (filtered && depth > 8)
+      cf_layout_set_encoding (layout, 2, depth, msb ? 16 - depth : 0, FALSE);
+  }
+}
+
 /* One backend of each kind, created on first use and kept. */
 static CfBackend *backends[2];
 
@@ -119,7 +153,8 @@ run (int argc, char **argv)
   CfParams params;
   int width = 0, height = 0, samples = 1, depth = 8;
   char *filter = NULL, *border = NULL, *backend_name = NULL, *mask = NULL;
-  char *kernel = NULL;
+  char *kernel = NULL, *packing = NULL;
+  gboolean msb = FALSE, rgb10a2;
   GOptionContext *ctx;
   GError *error = NULL;
   int filter_value, border_value_enum, backend_kind, sample_bytes;
@@ -142,7 +177,14 @@ run (int argc, char **argv)
       {"samples", 0, 0, G_OPTION_ARG_INT, &samples,
           "Interleaved samples per pixel (1-4, default 1)", "S"},
       {"depth", 0, 0, G_OPTION_ARG_INT, &depth,
-          "Bits per sample: 8 or 16 (native-endian)", "8|16"},
+          "Bits per sample: 8, or 9 to 16 in 16-bit native-endian words",
+          "D"},
+      {"msb", 0, 0, G_OPTION_ARG_NONE, &msb,
+          "Samples deeper than 8 bits sit in the high bits of their words "
+            "(low bits zero), as in P010", NULL},
+      {"packing", 0, 0, G_OPTION_ARG_STRING, &packing,
+          "rgb10a2: 10-bit R, G, B and 2-bit alpha in one 32-bit word",
+          "NAME"},
       {"filter", 0, 0, G_OPTION_ARG_STRING, &filter,
           "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
             "sharpen or custom (default gaussian)", "NAME"},
@@ -192,9 +234,17 @@ run (int argc, char **argv)
     return fail_usage (ctx, "--width and --height must be at least 1");
   if (samples < 1 || samples > 4)
     return fail_usage (ctx, "--samples must be 1, 2, 3 or 4");
-  if (depth != 8 && depth != 16)
-    return fail_usage (ctx, "--depth must be 8 or 16");
-  sample_bytes = depth / 8;
+  if (depth < 8 || depth > 16)
+    return fail_usage (ctx, "--depth must be 8, or 9 to 16");
+  sample_bytes = depth > 8 ? 2 : 1;
+  if (msb && depth == 8)
+    return fail_usage (ctx, "--msb needs a --depth from 9 to 16");
+  if (packing && g_strcmp0 (packing, "rgb10a2") != 0)
+    return fail_usage (ctx, "--packing: unknown value (accepted: rgb10a2)");
+  rgb10a2 = packing != NULL;
+  if (rgb10a2 && (samples != 4 || depth != 10 || msb))
+    return fail_usage (ctx, "--packing=rgb10a2 needs --samples=4 "
+        "--depth=10 and no --msb");
 
   filter_value = CF_FILTER_GAUSSIAN;
   border_value_enum = CF_BORDER_REFLECT101;
@@ -220,6 +270,9 @@ run (int argc, char **argv)
       return fail_usage (ctx, "--mask must be a number from 0 to 15");
     filter_mask = (guint) bits;
   }
+  if (rgb10a2 && (filter_mask & 0x8))
+    return fail_usage (ctx, "--packing=rgb10a2: the 2-bit alpha is copied, "
+        "leave bit 3 out of --mask");
 
   if (!g_file_get_contents (argv[1], &in_data, &length, &error)) {
     report ("%s", error->message);
@@ -227,7 +280,7 @@ run (int argc, char **argv)
     g_option_context_free (ctx);
     return 2;
   }
-  expected = (gsize) width * height * samples * sample_bytes;
+  expected = (gsize) width * height * (rgb10a2 ? 4 : samples * sample_bytes);
   if (length != expected) {
     report ("%s holds %" G_GSIZE_FORMAT " bytes, expected %" G_GSIZE_FORMAT
         " for %dx%d, %d samples of %d bits", argv[1], length, expected, width,
@@ -237,7 +290,7 @@ run (int argc, char **argv)
     return 2;
   }
 
-  spec = cf_spec_new (&params, sample_bytes, &error);
+  spec = cf_spec_new_for_depth (&params, depth, &error);
   if (!spec) {
     report ("%s", error->message);
     g_clear_error (&error);
@@ -258,13 +311,13 @@ run (int argc, char **argv)
     return 1;
   }
 
-  cf_layout_init_interleaved (&layout, width, height, samples, sample_bytes,
+  init_layout (&layout, width, height, samples, depth, msb, rgb10a2,
       filter_mask);
   memset (&in_frame, 0, sizeof (in_frame));
   memset (&out_frame, 0, sizeof (out_frame));
   out_data = g_malloc0 (expected);
   in_frame.data[0] = (guint8 *) in_data;
-  in_frame.stride[0] = width * samples * sample_bytes;
+  in_frame.stride[0] = (int) (expected / height);
   out_frame.data[0] = out_data;
   out_frame.stride[0] = in_frame.stride[0];
 
@@ -288,6 +341,7 @@ run (int argc, char **argv)
   g_free (backend_name);
   g_free (mask);
   g_free (kernel);
+  g_free (packing);
   g_option_context_free (ctx);
   return status;
 }

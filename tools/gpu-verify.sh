@@ -20,6 +20,11 @@
 #               its parity cases, and bench/fft-crossover.sh
 #   peers       (not in the default list) bench/compare_peers.py against
 #               CuPy on the same GPU, 4K and 1080p
+#   npp         (not in the default list) bench/cudafilter-npp-bench: NPP's
+#               filters on the same frames, 4K and 1080p, the copy beside
+#   formats     (not in the default list) the new formats' checks: parity
+#               on their layouts, memcheck and racecheck on them, the
+#               element and CUDA-memory tests (P010 from nvh265dec)
 #
 # Run from the project root after `source .gpu/env.sh` (see
 # ../shared/gpu/README.md).  Everything lands in OUTDIR, with summary.txt and
@@ -99,6 +104,24 @@ for s in $steps; do
           "$build" --peer cupy --size "$size" --iterations 50 \
           --filters gaussian,box,sobel,laplacian,custom
       done ;;
+    npp)
+      if [ -x "$build/bench/cudafilter-npp-bench" ]; then
+        step npp 400 "$build/bench/cudafilter-npp-bench" --iterations 50
+      else
+        echo "npp          skipped: not built (no nppi.h in the toolkit)" \
+          | tee -a "$summary"
+      fi ;;
+    formats)
+      step formats-parity 300 "$build/tests/gpu/test-parity"
+      step formats-memcheck 300 compute-sanitizer --tool memcheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/gaussian-s1 \
+        -p /gpu-parity/sobel-3 -p /gpu-parity/custom-5x5
+      step formats-racecheck 300 compute-sanitizer --tool racecheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/gaussian-s1 \
+        -p /gpu-parity/custom-3x3
+      CK_RUN_CASE=cuda step formats-element 200 \
+        "$build/tests/element/test-element"
+      step formats-cudamem 200 "$build/tests/element/test-cuda-memory" ;;
     fft)
       step fft-parity 400 env CUDAFILTER_CONVOLUTION=fft \
         "$build/tests/gpu/test-parity"

@@ -32,28 +32,66 @@
 /* For failure messages only (check's printf knows no GST_PTR_FORMAT); the
  * string is evaluated, and leaked, only when the check fails. */
 #define CAPS_STR(caps) gst_caps_to_string (caps)
-#define FORMATS_TESTED 20       /* every format of the element */
+#define FORMATS_TESTED 45       /* every format of the element */
 
 static const gchar *all_formats[] = { "GRAY8", "GRAY16_LE", "RGB", "BGR",
   "RGBA", "BGRA", "ARGB", "ABGR", "RGBx", "BGRx", "xRGB", "xBGR", "I420",
-  "YV12", "NV12", "NV21", "Y42B", "Y444", "GBR", "GBRA"
+  "YV12", "NV12", "NV21", "Y42B", "Y444", "GBR", "GBRA",
+  "P010_10LE", "P012_LE", "P016_LE", "NV16", "NV61", "NV24", "I420_10LE",
+  "I420_12LE", "I422_10LE", "I422_12LE", "Y444_10LE", "Y444_12LE",
+  "Y444_16LE", "GBR_10LE", "GBR_12LE", "GBR_16LE", "YUY2", "UYVY", "YVYU",
+  "VUYA", "AYUV", "RGB10A2_LE", "BGR10A2_LE", "RGBA64_LE", "BGRA64_LE"
 };
 
 #ifdef HAVE_GST_CUDA
-/* What GStreamer's CUDA allocator can lay out (1.22 aborts on the others). */
+/* What GStreamer's CUDA allocator holds in every version from 1.22 (which
+ * aborts on the others); a newer GStreamer's cudaupload says what it holds
+ * beyond these. */
 static const gchar *cuda_formats[] = { "RGB", "BGR", "RGBA", "BGRA", "ARGB",
   "ABGR", "RGBx", "BGRx", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"
 };
 
+/* Whether the running GStreamer's cudaupload offers `format` in CUDA
+ * memory; without cudaupload, whether the base set has it. */
 static gboolean
-in_list (const gchar * format, const gchar ** list, guint n)
+allocator_holds (const gchar * format)
 {
-  guint i;
+  GstElementFactory *f = gst_element_factory_find ("cudaupload");
+  gboolean found = FALSE, held = FALSE;
+  const GList *l;
+  guint i, j;
 
-  for (i = 0; i < n; i++)
-    if (g_str_equal (format, list[i]))
-      return TRUE;
-  return FALSE;
+  if (f == NULL) {
+    for (i = 0; i < G_N_ELEMENTS (cuda_formats); i++)
+      held |= g_str_equal (format, cuda_formats[i]);
+    return held;
+  }
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps = gst_static_caps_get (&t->static_caps);
+
+    for (j = 0; t->direction == GST_PAD_SRC && j < gst_caps_get_size (caps);
+        j++) {
+      GstCapsFeatures *feat = gst_caps_get_features (caps, j);
+      const GValue *v = gst_structure_get_value (gst_caps_get_structure (caps,
+              j), "format");
+      GValue fmt = G_VALUE_INIT;
+
+      if (!feat || !gst_caps_features_contains (feat, CUDA_FEATURE) || !v)
+        continue;
+      found = TRUE;
+      g_value_init (&fmt, G_TYPE_STRING);
+      g_value_set_string (&fmt, format);
+      held |= gst_value_intersect (NULL, v, &fmt);
+      g_value_unset (&fmt);
+    }
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  if (!found)
+    for (i = 0; i < G_N_ELEMENTS (cuda_formats); i++)
+      held |= g_str_equal (format, cuda_formats[i]);
+  return held;
 }
 #endif
 
@@ -115,10 +153,16 @@ GST_START_TEST (test_templates)
     GstCaps *templ = gst_pad_get_pad_template_caps (pad);
 
     for (f = 0; f < G_N_ELEMENTS (all_formats); f++) {
+      if (gst_video_format_from_string (all_formats[f]) ==
+          GST_VIDEO_FORMAT_UNKNOWN)
+        continue;               /* newer than this GStreamer */
       fail_unless (caps_have (templ, all_formats[f], FALSE),
           "%s template lacks system-memory %s", pads[p], all_formats[f]);
 #ifdef HAVE_GST_CUDA
-      if (in_list (all_formats[f], cuda_formats, G_N_ELEMENTS (cuda_formats)))
+      if (gst_video_format_from_string (all_formats[f]) ==
+          GST_VIDEO_FORMAT_UNKNOWN)
+        continue;
+      if (allocator_holds (all_formats[f]))
         fail_unless (caps_have (templ, all_formats[f], TRUE),
             "%s template lacks CUDA-memory %s", pads[p], all_formats[f]);
       else
@@ -587,8 +631,12 @@ static const gchar *filters[] = {
       "border-value=17",
 };
 
+/* The deeper and packed formats run where the running GStreamer's
+ * cudaupload (and so its CUDA allocator) takes them. */
 static const gchar *gpu_formats[] = { "RGBA", "I420", "NV12", "BGRx", "RGB",
-  "Y444", "Y42B"
+  "Y444", "Y42B", "P010_10LE", "P016_LE", "I420_10LE", "I422_10LE",
+  "Y444_16LE", "NV16", "NV24", "YUY2", "UYVY", "VUYA", "AYUV", "RGB10A2_LE",
+  "BGR10A2_LE", "RGBA64_LE", "GBR_10LE"
 };
 
 static gboolean
@@ -629,7 +677,8 @@ GST_START_TEST (test_upload_filter_download_matches)
   for (fi = 0; fi < n_formats; fi++) {
     const gchar *format = gpu_formats[fi];
 
-    if (!cudaupload_takes (format)) {
+    if (gst_video_format_from_string (format) == GST_VIDEO_FORMAT_UNKNOWN
+        || !cudaupload_takes (format)) {
       g_print ("SKIP %s %s: cudaupload does not take it\n", __func__, format);
       continue;
     }
@@ -831,6 +880,63 @@ GST_START_TEST (test_decoder_to_filter)
 
 GST_END_TEST;
 
+/* 10-bit HEVC (tests/data/hevc-main10-320x240.mp4: 30 frames of
+ * videotestsrc as I420_10LE, x265 Main 10) decoded by nvh265dec stays in
+ * CUDA memory as P010_10LE through cudafilter on both pads, and gives what
+ * the CPU backend gives on the downloaded frames. */
+GST_START_TEST (test_hevc10_decoder_to_filter)
+{
+  const gchar *dec = NULL;
+  gchar *ref_desc, *gpu_desc;
+  Run ref = { 0 }, gpu = { 0 };
+  guint i;
+
+  if (!have_gpu (__func__) || !have_pipeline_elements (__func__))
+    return;
+  if (!have_element ("qtdemux", "libgstisomp4.so") ||
+      !have_element ("filesrc", "libgstcoreelements.so")) {
+    g_print ("SKIP %s: qtdemux (isomp4) not installed\n", __func__);
+    return;
+  }
+  if (have_element ("nvh265sldec", "libgstnvcodec.so"))
+    dec = "nvh265sldec";
+  else if (have_element ("nvh265dec", "libgstnvcodec.so")
+      && have_element ("h265parse", "libgstvideoparsersbad.so"))
+    dec = "h265parse ! nvh265dec";
+  if (dec == NULL) {
+    g_print ("SKIP %s: no NVIDIA H.265 decoder on this machine\n", __func__);
+    return;
+  }
+
+  for (i = 0; i < 2; i++) {
+    const gchar *filter = i == 0 ? "filter=sobel" :
+        "filter=gaussian sigma=2 border=constant border-value=700";
+
+    ref_desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! %s ! "
+        "video/x-raw(" CUDA_FEATURE "),format=P010_10LE ! cudadownload ! "
+        "video/x-raw ! cudafilter backend=cpu %s ! appsink name=sink",
+        CLIP_HEVC10_PATH, dec, filter);
+    gpu_desc = g_strdup_printf ("filesrc location=%s ! qtdemux ! %s ! "
+        "video/x-raw(" CUDA_FEATURE "),format=P010_10LE ! "
+        "cudafilter name=f %s ! video/x-raw(" CUDA_FEATURE
+        "),format=P010_10LE ! cudadownload ! video/x-raw ! "
+        "appsink name=sink", CLIP_HEVC10_PATH, dec, filter);
+    fail_unless (run_pipeline (ref_desc, &ref, FALSE), "%s", ref_desc);
+    fail_unless (run_pipeline (gpu_desc, &gpu, TRUE), "%s", gpu_desc);
+    fail_unless_equals_int (gpu.samples->len, 30);
+    assert_same_frames (&gpu, &ref, filter);
+    fail_unless (pad_caps_are_cuda (gpu.pipeline, "f", "sink"),
+        "decoder output left the GPU");
+    fail_unless (pad_caps_are_cuda (gpu.pipeline, "f", "src"));
+    run_clear (&ref);
+    run_clear (&gpu);
+    g_free (ref_desc);
+    g_free (gpu_desc);
+  }
+}
+
+GST_END_TEST;
+
 #endif /* HAVE_GST_CUDA */
 
 static Suite *
@@ -853,6 +959,7 @@ cuda_memory_suite (void)
   tcase_add_test (gpu, test_two_filters_one_context);
   tcase_add_test (gpu, test_context_from_application);
   tcase_add_test (gpu, test_decoder_to_filter);
+  tcase_add_test (gpu, test_hevc10_decoder_to_filter);
 #else
   (void) gpu;
   g_print ("\nSKIP: built without gstreamer-cuda-1.0 (-Dcuda-memory): only "

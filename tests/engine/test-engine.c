@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 #include "cf-spec.h"
+#include "cf-sample.h"
 #include "cf-backend.h"
 #include "cf-arith.h"
 
@@ -510,6 +511,88 @@ test_cpu_gray16 (void)
   cf_spec_free (spec);
 }
 
+/* The sample accessor by hand: P010 keeps 10 bits at bit 6 of 16 and is
+ * written back with the low bits zero; a field of a shared 32-bit word
+ * changes only its own bits; encodings no backend reads are refused. */
+static void
+test_sample_encoding (void)
+{
+  CfLayout layout = { 0 };
+  CfChannel p010 = { 0 }, green = { 0 };
+  guint8 w16[2] = { 0xFF, 0xFF };       /* 1023 << 6 | 0x3F */
+  guint8 w32[4] = { 0x78, 0x56, 0x34, 0x12 };
+
+  p010.word_bytes = 2;
+  p010.depth = 10;
+  p010.shift = 6;
+  g_assert_cmpint (cf_sample_read (w16, &p010), ==, 1023);
+  cf_sample_write (w16, &p010, 512);
+  g_assert_cmpint (w16[0] | w16[1] << 8, ==, 512 << 6);
+
+  /* 0x12345678: bits 10-19 are 0x115 */
+  green.word_bytes = 4;
+  green.depth = 10;
+  green.shift = 10;
+  green.shared_word = 1;
+  g_assert_cmpint (cf_sample_read (w32, &green), ==, 0x115);
+  cf_sample_write (w32, &green, 0x3FF);
+  g_assert_cmphex (GUINT32_FROM_LE (*(guint32 *) w32), ==,
+      0x12345678u | (0x3FFu << 10));
+
+  layout.sample_bytes = 2;
+  g_assert_true (cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 4, 4,
+          2, 0, 0));
+  g_assert_cmpint (layout.channels[0].word_bytes, ==, 2);
+  g_assert_cmpint (layout.channels[0].depth, ==, 16);
+  g_assert_false (cf_layout_set_encoding (&layout, 3, 10, 0, FALSE));
+  g_assert_false (cf_layout_set_encoding (&layout, 2, 10, 7, FALSE));
+  g_assert_false (cf_layout_set_encoding (&layout, 2, 10, 0, TRUE));
+  g_assert_false (cf_layout_set_encoding (&layout, 4, 17, 0, TRUE));
+  g_assert_true (cf_layout_set_encoding (&layout, 2, 10, 6, FALSE));
+}
+
+/* A spec per depth: 10-bit values saturate at 1023, the border value is
+ * clamped there, and a 12-bit box of 4095 stays 4095. */
+static void
+test_spec_depth (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  CfBackend *be = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
+  CfLayout layout;
+  guint16 in[4] = { 300, 600, 4095, 0 }, out[4];
+  CfFrame fin = { {(guint8 *) in}, {8} }, fout = { {(guint8 *) out}, {8} };
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_CUSTOM;
+  p.kernel = "2";
+  p.divisor = 1;
+  p.border_value = 5000;
+  spec = cf_spec_new_for_depth (&p, 10, NULL);
+  g_assert_cmpint (spec->kp.maxval, ==, 1023);
+  g_assert_cmpint (spec->kp.border_value, ==, 1023);
+  g_assert_cmpint (spec->kp.sample_bytes, ==, 2);
+  cf_layout_init_interleaved (&layout, 4, 1, 1, 2, 0x1);
+  g_assert_true (cf_layout_set_encoding (&layout, 2, 10, 0, FALSE));
+  g_assert_true (cf_backend_process (be, spec, &layout, &fin, &fout, NULL));
+  /* 4095 reads as its low 10 bits, 1023 */
+  g_assert_cmpint (out[0], ==, 600);
+  g_assert_cmpint (out[1], ==, 1023);
+  g_assert_cmpint (out[2], ==, 1023);
+  g_assert_cmpint (out[3], ==, 0);
+  cf_spec_free (spec);
+
+  p.filter = CF_FILTER_BOX;
+  spec = cf_spec_new_for_depth (&p, 12, NULL);
+  in[0] = in[1] = in[2] = in[3] = 4095;
+  g_assert_true (cf_layout_set_encoding (&layout, 2, 12, 0, FALSE));
+  g_assert_true (cf_backend_process (be, spec, &layout, &fin, &fout, NULL));
+  for (int i = 0; i < 4; i++)
+    g_assert_cmpint (out[i], ==, 4095);
+  cf_spec_free (spec);
+  cf_backend_free (be);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -527,5 +610,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu/gaussian-impulse", test_cpu_gaussian_impulse);
   g_test_add_func ("/cpu/layout-copy-fill", test_cpu_layout_copy_fill);
   g_test_add_func ("/cpu/gray16", test_cpu_gray16);
+  g_test_add_func ("/sample/encoding", test_sample_encoding);
+  g_test_add_func ("/spec/depth", test_spec_depth);
   return g_test_run ();
 }

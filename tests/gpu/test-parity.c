@@ -39,6 +39,8 @@ typedef struct
   gsize size[CF_MAX_PLANES];    /* bytes of each output plane */
 } TestFrame;
 
+#define ROUND_UP_N(v, n) (((v) + (n) - 1) / (n) * (n))
+
 static int
 padded (int row_bytes, int pad, int sample_bytes)
 {
@@ -49,11 +51,18 @@ static void
 test_frame_alloc (TestFrame * f, GRand * rand)
 {
   const CfLayout *l = &f->layout;
+  int align = 1;
+
+  /* 32-bit words (RGB10A2) are read as such: rows start on 4 bytes. */
+  for (int c = 0; c < l->n_channels; c++)
+    align = MAX (align, l->channels[c].word_bytes);
 
   for (int p = 0; p < l->n_planes; p++) {
     int sb = l->sample_bytes;
-    int in_stride = padded (l->plane_row_bytes[p], IN_PAD, sb);
-    int out_stride = padded (l->plane_row_bytes[p], OUT_PAD, sb);
+    int in_stride = ROUND_UP_N (padded (l->plane_row_bytes[p], IN_PAD,
+            sb), align);
+    int out_stride = ROUND_UP_N (padded (l->plane_row_bytes[p],
+            OUT_PAD, sb), align);
     gsize in_size = (gsize) in_stride * l->plane_height[p];
 
     f->size[p] = (gsize) out_stride * l->plane_height[p];
@@ -89,18 +98,55 @@ typedef enum
   LAYOUT_I420,                  /* three planes, chroma halved */
   LAYOUT_I420_16,
   LAYOUT_NV12,                  /* luma + interleaved chroma, V filled */
+  /* Samples in other words and bits (CfChannel, kernels/cf-sample.h), as
+   * the element builds them for these GStreamer formats: */
+  LAYOUT_P010,                  /* 10 bits at bit 6 of 16, chroma pairs */
+  LAYOUT_I420_10,               /* 10 bits at bit 0 of 16 (I420_10LE) */
+  LAYOUT_Y444_12,               /* 12 bits at bit 0 of 16 (Y444_12LE) */
+  LAYOUT_YUY2,                  /* packed 4:2:2, a spare luma if odd */
+  LAYOUT_NV16,                  /* luma + chroma pairs at full height */
+  LAYOUT_RGB10A2,               /* 10-bit R, G, B, 2-bit A in 32 bits */
   N_LAYOUTS
 } LayoutId;
 
 static const char *layout_names[N_LAYOUTS] = {
-  "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12"
+  "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12",
+  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2"
 };
+
+/* Bits of the filtered samples. */
+static int
+layout_depth (LayoutId id)
+{
+  switch (id) {
+    case LAYOUT_GRAY16:
+    case LAYOUT_RGBA16:
+    case LAYOUT_I420_16:
+      return 16;
+    case LAYOUT_P010:
+    case LAYOUT_I420_10:
+    case LAYOUT_RGB10A2:
+      return 10;
+    case LAYOUT_Y444_12:
+      return 12;
+    default:
+      return 8;
+  }
+}
 
 static int
 layout_sample_bytes (LayoutId id)
 {
-  return (id == LAYOUT_GRAY16 || id == LAYOUT_RGBA16
-      || id == LAYOUT_I420_16) ? 2 : 1;
+  return layout_depth (id) > 8 ? 2 : 1;
+}
+
+static void
+add (CfLayout * l, CfChannelMode mode, int plane, int w, int h, int ps,
+    int offset, int fill, int word, int depth, int shift, gboolean shared)
+{
+  g_assert_true (cf_layout_add_channel (l, mode, plane, w, h, ps, offset,
+          fill));
+  g_assert_true (cf_layout_set_encoding (l, word, depth, shift, shared));
 }
 
 static void
@@ -138,6 +184,59 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
               2, 0, 0));
       g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILL, 1, cw, chh,
               2, 1, 128));
+      break;
+    case LAYOUT_P010:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 2;
+      l->depth = 10;
+      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, 10, 6, FALSE);
+      add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, 10, 6, FALSE);
+      add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 512, 2, 10, 6, FALSE);
+      break;
+    case LAYOUT_I420_10:
+    case LAYOUT_Y444_12:{
+      int d = layout_depth (id);
+      int pw = id == LAYOUT_I420_10 ? cw : w, ph = id == LAYOUT_I420_10 ?
+          chh : h;
+
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 2;
+      l->depth = d;
+      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, d, 0, FALSE);
+      add (l, CF_CHANNEL_FILTER, 1, pw, ph, 2, 0, 0, 2, d, 0, FALSE);
+      add (l, CF_CHANNEL_COPY, 2, pw, ph, 2, 0, 0, 2, 16, 0, FALSE);
+      break;
+    }
+    case LAYOUT_YUY2:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 1;
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
+              2, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
+              4, 1, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
+              4, 3, 0));
+      if (w & 1)
+        g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_COPY, 0, 1, h,
+                2, 2 * w, 0));
+      break;
+    case LAYOUT_NV16:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 1;
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
+              1, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, h,
+              2, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, h,
+              2, 1, 0));
+      break;
+    case LAYOUT_RGB10A2:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 2;
+      l->depth = 10;
+      for (int c = 0; c < 3; c++)
+        add (l, CF_CHANNEL_FILTER, 0, w, h, 4, 0, 0, 4, 10, 10 * c, TRUE);
+      add (l, CF_CHANNEL_COPY, 0, w, h, 4, 0, 0, 4, 2, 30, TRUE);
       break;
     default:
       g_assert_not_reached ();
@@ -218,7 +317,7 @@ make_big_kernel (void)
 }
 
 static CfSpec *
-make_spec (const FilterCase * fc, CfBorder border, int sample_bytes)
+make_spec (const FilterCase * fc, CfBorder border, int depth)
 {
   CfParams params;
   GError *error = NULL;
@@ -241,9 +340,10 @@ make_spec (const FilterCase * fc, CfBorder border, int sample_bytes)
   if (fc->amount != 0)
     params.amount = fc->amount;
   params.border = border;
-  params.border_value = sample_bytes == 1 ? 200 : 50000;
+  params.border_value = depth == 8 ? 200 : depth == 16 ? 50000 :
+      (1 << depth) * 2 / 3;
 
-  spec = cf_spec_new (&params, sample_bytes, &error);
+  spec = cf_spec_new_for_depth (&params, depth, &error);
   g_assert_no_error (error);
   g_assert_nonnull (spec);
   g_free (big);
@@ -334,18 +434,16 @@ test_filter (gconstpointer data)
 
   rand = g_rand_new_with_seed (0xcf);
   for (int b = 0; b <= CF_BORDER_CONSTANT; b++) {
-    CfSpec *spec8 = make_spec (fc, b, 1);
-    CfSpec *spec16 = make_spec (fc, b, 2);
-
     for (int li = 0; li < N_LAYOUTS; li++) {
+      CfSpec *spec = make_spec (fc, b, layout_depth (li));
+
       for (guint si = 0; si < G_N_ELEMENTS (sizes); si++) {
         TestFrame f = { 0 };
-        int sb = layout_sample_bytes (li);
         char *what;
 
         make_layout (&f.layout, li, sizes[si].w, sizes[si].h);
         test_frame_alloc (&f, rand);
-        run_both (&f, sb == 1 ? spec8 : spec16);
+        run_both (&f, spec);
         what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
             border_names[b], layout_names[li], sizes[si].w, sizes[si].h);
         if (!outputs_match (&f, what))
@@ -354,9 +452,8 @@ test_filter (gconstpointer data)
         g_free (what);
         test_frame_clear (&f);
       }
+      cf_spec_free (spec);
     }
-    cf_spec_free (spec8);
-    cf_spec_free (spec16);
   }
   g_rand_free (rand);
   if (failures)
@@ -376,8 +473,7 @@ test_large (void)
 
   rand = g_rand_new_with_seed (1080);
   for (LayoutId li = LAYOUT_GRAY16; li <= LAYOUT_RGBA8; li++) {
-    CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101,
-        layout_sample_bytes (li));
+    CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, layout_depth (li));
     TestFrame f = { 0 };
 
     make_layout (&f.layout, li, 1920, 1080);
@@ -418,7 +514,7 @@ static const FftCase fft_cases[] = {
 };
 
 static CfSpec *
-fft_spec (const FftCase * fc, CfBorder border, int sample_bytes)
+fft_spec (const FftCase * fc, CfBorder border, int depth)
 {
   CfParams params;
   GError *error = NULL;
@@ -445,8 +541,9 @@ fft_spec (const FftCase * fc, CfBorder border, int sample_bytes)
     params.offset = fc->offset;
   }
   params.border = border;
-  params.border_value = sample_bytes == 1 ? 200 : 50000;
-  spec = cf_spec_new (&params, sample_bytes, &error);
+  params.border_value = depth == 8 ? 200 : depth == 16 ? 50000 :
+      (1 << depth) * 2 / 3;
+  spec = cf_spec_new_for_depth (&params, depth, &error);
   g_assert_no_error (error);
   g_assert_false (spec->kp.separable);
   g_string_free (text, TRUE);
@@ -469,7 +566,7 @@ static int
 compare_fft (const FftCase * fc, CfBorder b, LayoutId li, int w, int h,
     GRand * rand, int *fft_cases_run)
 {
-  CfSpec *spec = fft_spec (fc, b, layout_sample_bytes (li));
+  CfSpec *spec = fft_spec (fc, b, layout_depth (li));
   CfFftGeometry geom;
   TestFrame f = { 0 };
   int failures = 0;
@@ -503,7 +600,8 @@ static void
 test_fft (gconstpointer data)
 {
   static const LayoutId layouts[] = { LAYOUT_GRAY8, LAYOUT_GRAY16,
-    LAYOUT_RGBA8, LAYOUT_I420, LAYOUT_NV12, LAYOUT_RGBA16
+    LAYOUT_RGBA8, LAYOUT_I420, LAYOUT_NV12, LAYOUT_RGBA16, LAYOUT_P010,
+    LAYOUT_RGB10A2, LAYOUT_YUY2
   };
   const FftCase *fc = data;
   int failures = 0, cases = 0, through_fft = 0;
@@ -559,7 +657,7 @@ test_fft_large (void)
   for (guint r = 0; r < G_N_ELEMENTS (runs); r++) {
     const FftCase *fc = &fft_cases[runs[r].fc];
     CfSpec *spec = fft_spec (fc, runs[r].border,
-        layout_sample_bytes (runs[r].layout));
+        layout_depth (runs[r].layout));
     CfFftGeometry geom;
     TestFrame f = { 0 };
     char *what;
@@ -784,7 +882,7 @@ static void
 launch_unaligned (const FilterCase * fc, LayoutId li, int w, int h,
     int src_shift, int src_pad, int dst_shift, int dst_pad, GRand * rand)
 {
-  CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, 1);
+  CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, 8);
   CfLayout layout;
   CfFrame in, out;
   CfDeviceFrame df;

@@ -2,7 +2,8 @@
 """The engine's output against independent references.
 
 Every filter, with several parameter sets, every border mode, frame sizes
-from 1x1 up, GRAY8, RGB and GRAY16, on synthetic patterns and a photo-like
+from 1x1 up, GRAY8, RGB, GRAY10 and GRAY16 (and on fewer cases RGBA, 12-bit,
+MSB-aligned 10/12-bit as in P010/P012 and RGB10A2), on synthetic patterns and a photo-like
 picture: cf-filter-raw (the engine on raw files) must agree with OpenCV's own
 functions, as tabled in the README, or with SciPy where OpenCV refuses a border
 mode (wrap).  Bad command lines must fail with a message naming the parameter.
@@ -55,15 +56,30 @@ SCIPY_MODE = {
 # (width, height); 160x120 carries only the photo-like picture.
 SIZES = [(1, 1), (1, 5), (5, 1), (3, 3), (17, 13), (64, 48), (160, 120)]
 
-# name, depth, samples, filter mask (None = all)
+# name, depth, samples, filter mask (None = all), packing: None (values in
+# the low bits of 8- or 16-bit words), "msb" (in the high bits of 16-bit
+# words, low bits zero: P010, P012) or "rgb10a2" (three 10-bit samples and a
+# 2-bit alpha in a 32-bit word).
 FORMATS = [
-    ("GRAY8", 8, 1, None),
-    ("RGB", 8, 3, None),
-    ("GRAY16", 16, 1, None),
+    ("GRAY8", 8, 1, None, None),
+    ("RGB", 8, 3, None, None),
+    ("GRAY16", 16, 1, None, None),
+    ("GRAY10", 10, 1, None, None),
 ]
-# Alpha must pass through untouched: RGBA with the alpha bit clear in the mask,
-# on a smaller set of cases.
-RGBA_FORMAT = ("RGBA/mask=7", 8, 4, 0x7)
+# On the smaller set of cases: alpha must pass through untouched (RGBA with
+# the alpha bit clear in the mask, RGB10A2's 2-bit alpha), and the other
+# depths and word layouts.
+QUICK_FORMATS = [
+    ("RGBA/mask=7", 8, 4, 0x7, None),
+    ("GRAY12", 12, 1, None, None),
+    ("GRAY10/msb", 10, 1, None, "msb"),
+    ("GRAY12/msb", 12, 1, None, "msb"),
+    ("RGB10A2", 10, 4, 0x7, "rgb10a2"),
+]
+
+
+def maxv(depth):
+    return (1 << depth) - 1
 
 # Filter variants: (label, filter, CLI parameters).
 VARIANTS = [
@@ -188,7 +204,7 @@ def pattern(name, w, h, c, rng):
 
 def make_image(name, w, h, depth, samples, seed):
     rng = np.random.default_rng(seed)
-    maxval = 255 if depth == 8 else 65535
+    maxval = maxv(depth)
     if name == "photo":
         rgb = photo_like(w, h, seed)
         if samples == 1:
@@ -202,6 +218,36 @@ def make_image(name, w, h, depth, samples, seed):
     img = np.stack(planes, axis=-1) if samples > 1 else planes[0]
     img = np.rint(np.clip(img, 0, 1) * maxval)
     return img.astype(np.uint8 if depth == 8 else np.uint16)
+
+
+def encode(img, depth, packing):
+    """The bytes cf-filter-raw reads for sample values `img`."""
+    if packing == "msb":
+        return (img.astype(np.uint16) << (16 - depth)).tobytes()
+    if packing == "rgb10a2":
+        v = img.astype(np.uint32)
+        return (v[..., 0] | v[..., 1] << 10 | v[..., 2] << 20 |
+                (v[..., 3] & 3) << 30).astype("<u4").tobytes()
+    return img.tobytes()
+
+
+def decode(path, shape, depth, packing):
+    """Sample values from cf-filter-raw's output, and a problem with the
+    bits around them (None when the format's unused bits are zero)."""
+    if packing == "rgb10a2":
+        v = np.fromfile(path, dtype="<u4").reshape(shape[:2])
+        return np.stack([(v >> s) & m for s, m in ((0, 1023), (10, 1023),
+                                                    (20, 1023), (30, 3))],
+                        axis=-1).astype(np.int64), None
+    out = np.fromfile(path, dtype=np.uint8 if depth == 8 else np.uint16)
+    out = out.reshape(shape).astype(np.int64)
+    if packing == "msb":
+        low = out & ((1 << (16 - depth)) - 1)
+        return out >> (16 - depth), (
+            None if not low.any() else "low bits of MSB-aligned words set")
+    if (out >> depth).any():
+        return out, "bits above the %d-bit samples set" % depth
+    return out, None
 
 
 def images_for(w, h):
@@ -258,8 +304,7 @@ def abs_post(v, depth):
     v = np.rint(v)
     if depth == 8:
         v = np.clip(v, -32768, 32767)
-    return np.clip(np.abs(v), 0, 255 if depth == 8 else 65535).astype(
-        np.int64)
+    return np.clip(np.abs(v), 0, maxv(depth)).astype(np.int64)
 
 
 def gaussian_ksize(p, depth):
@@ -277,7 +322,7 @@ def gaussian_ksize(p, depth):
 
 def ref_gaussian(src, depth, p, border, bv):
     kw, kh, sigma, sy = gaussian_ksize(p, depth)
-    maxval = 255 if depth == 8 else 65535
+    maxval = maxv(depth)
     try:
         out = cv_run(lambda s, b: cv2.GaussianBlur(s, (kw, kh), sigma,
                                                    sigmaY=sy, borderType=b),
@@ -298,7 +343,7 @@ def ref_box(src, depth, p, border, bv):
     except Refused:
         kern = np.full((k, k), 1.0 / (k * k))
         return saturate(sp_correlate(src, kern, border, bv),
-                        255 if depth == 8 else 65535), "scipy"
+                        maxv(depth)), "scipy"
 
 
 def deriv_kernel(dx, dy, k):
@@ -329,7 +374,7 @@ def ref_magnitude(src, depth, p, border, bv, scharr):
     k = p.get("kernel-size", 3)
     scale = p.get("scale", 1.0)
     offset = p.get("offset", 0.0)
-    maxval = 255 if depth == 8 else 65535
+    maxval = maxv(depth)
     try:
         if scharr:
             def fx(s, b):
@@ -385,8 +430,7 @@ def ref_sharpen(src, depth, p, border, bv):
     blurred, how = ref_gaussian(src, depth, p, border, bv)
     amount = p.get("amount", 1.0)
     s = src.astype(np.float64)
-    return saturate(s + amount * (s - blurred), 255 if depth == 8 else
-                    65535), how
+    return saturate(s + amount * (s - blurred), maxv(depth)), how
 
 
 def parse_kernel(text):
@@ -399,7 +443,7 @@ def ref_custom(src, depth, p, border, bv):
     divisor = p.get("divisor", 0) or (k.sum() or 1.0)
     k = k * p.get("scale", 1.0) / divisor
     offset = p.get("offset", 0.0)
-    maxval = 255 if depth == 8 else 65535
+    maxval = maxv(depth)
     reach = max(k.shape)
     try:
         if depth == 8:
@@ -469,7 +513,8 @@ class Result:
                  "how", "detail")
 
 
-def cli_args(filt, p, border, bv, w, h, depth, samples, mask, backend):
+def cli_args(filt, p, border, bv, w, h, depth, samples, mask, packing,
+             backend):
     args = ["--width=%d" % w, "--height=%d" % h,
             "--samples=%d" % samples, "--depth=%d" % depth,
             "--filter=%s" % filt, "--border=%s" % border,
@@ -478,6 +523,10 @@ def cli_args(filt, p, border, bv, w, h, depth, samples, mask, backend):
         args.append("--%s=%s" % (key, val))
     if mask is not None:
         args.append("--mask=%d" % mask)
+    if packing == "msb":
+        args.append("--msb")
+    elif packing:
+        args.append("--packing=%s" % packing)
     return args
 
 
@@ -489,13 +538,21 @@ def case_paths(ctx, job):
 def prepare_case(ctx, job):
     """Writes the case's input file; returns its cf-filter-raw arguments."""
     (label, filt, p, fmt, border, bv, (w, h), image, seed) = job
-    fname, depth, samples, mask = fmt
-    src = make_image(image, w, h, depth, samples, seed)
+    fname, depth, samples, mask, packing = fmt
+    src = source(image, w, h, fmt, seed)
     path_in, path_out = case_paths(ctx, job)
     with open(path_in, "wb") as f:
-        f.write(src.tobytes())
+        f.write(encode(src, depth, packing))
     return cli_args(filt, p, border, bv, w, h, depth, samples, mask,
-                    ctx.backend) + [path_in, path_out]
+                    packing, ctx.backend) + [path_in, path_out]
+
+
+def source(image, w, h, fmt, seed):
+    fname, depth, samples, mask, packing = fmt
+    src = make_image(image, w, h, depth, samples, seed)
+    if packing == "rgb10a2":
+        src[..., 3] &= 3
+    return src
 
 
 def run_batch(tool, arg_lists):
@@ -520,8 +577,8 @@ def run_batch(tool, arg_lists):
 
 def check_case(ctx, job, args, answer):
     (label, filt, p, fmt, border, bv, (w, h), image, seed) = job
-    fname, depth, samples, mask = fmt
-    src = make_image(image, w, h, depth, samples, seed)
+    fname, depth, samples, mask, packing = fmt
+    src = source(image, w, h, fmt, seed)
     res = Result()
     res.group = (label, fname)
     res.border = border if border != "constant" else "constant=%d" % bv
@@ -535,8 +592,7 @@ def check_case(ctx, job, args, answer):
         res.detail = "%s %dx%d %s: exit %d: %s\n  %s" % (
             image, w, h, res.border, status, message, cmd)
         return res
-    dtype = np.uint8 if depth == 8 else np.uint16
-    out = np.fromfile(path_out, dtype=dtype).reshape(src.shape)
+    out, bits_problem = decode(path_out, src.shape, depth, packing)
 
     filtered = src if mask is None else src[..., :3]
     ref, how = reference(filt, filtered, depth, p, border, bv)
@@ -558,6 +614,9 @@ def check_case(ctx, job, args, answer):
     if mask is not None and not np.array_equal(out[..., 3], src[..., 3]):
         res.ok = False
         problems.append("alpha channel changed although mask excludes it")
+    if bits_problem:
+        res.ok = False
+        problems.append(bits_problem)
     if problems:
         res.detail = "%s %dx%d %s: %s\n  %s" % (image, w, h, res.border,
                                                 "; ".join(problems), cmd)
@@ -577,9 +636,9 @@ def build_jobs(args):
     for label, filt, p in variants:
         formats = list(FORMATS)
         if label in QUICK_LABELS:
-            formats.append(RGBA_FORMAT)
+            formats += QUICK_FORMATS
         for fmt in formats:
-            bv_nonzero = 200 if fmt[1] == 8 else 40000
+            bv_nonzero = {8: 200, 16: 40000}.get(fmt[1], maxv(fmt[1]) * 2 // 3)
             for border in BORDERS:
                 bvs = [0, bv_nonzero] if border == "constant" else [0]
                 for bv in bvs:
@@ -620,7 +679,10 @@ def check_bad_input(tool):
         ("unknown filter", ["--filter=median"], "filter"),
         ("unknown border", ["--border=mirror"], "border"),
         ("unknown backend", ["--backend=opencl"], "backend"),
-        ("bad depth", ["--depth=12"], "depth"),
+        ("bad depth", ["--depth=17"], "depth"),
+        ("msb at 8 bits", ["--msb"], "msb"),
+        ("unknown packing", ["--packing=v210", "--samples=4", "--depth=10"],
+         "packing"),
     ]
     failures = []
     with tempfile.TemporaryDirectory(prefix="cf-bad-") as tmp:
