@@ -181,6 +181,78 @@ test_free_with_frames_in_flight (void)
   cf_spec_free (spec);
 }
 
+/* Lowering the limit after frames went through must not shift which frame
+ * a wait completes: with 4, three frames leave the oldest at the ring's
+ * fourth slot; with 2, the next wait must still wait for the next frame.
+ * A 4K frame in pageable memory takes milliseconds, so a wait that returns
+ * early leaves the canary in its output. */
+static void
+test_lower_limit (void)
+{
+  const int w = 3840, h = 2160;
+  const gsize size = (gsize) w * h * 4;
+  CfBackend *cpu, *gpu;
+  CfSpec *spec;
+  CfParams p;
+  CfLayout layout;
+  guint8 *in, *scratch, *out[2], *expect;
+  int i;
+
+  if (no_device_reason) {
+    g_test_skip (no_device_reason);
+    return;
+  }
+  cf_params_init (&p);
+  p.sigma = 2.0;
+  spec = cf_spec_new (&p, 1, NULL);
+  cpu = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
+  gpu = cf_backend_new (CF_BACKEND_CUDA, -1, NULL);
+  cf_layout_init_interleaved (&layout, w, h, 4, 1, 0x7);
+  in = g_malloc (size);
+  scratch = g_malloc (size);
+  out[0] = g_malloc (size);
+  out[1] = g_malloc (size);
+  expect = g_malloc (size);
+  fill_random (in, size, 99);
+  {
+    CfFrame fin = { {in}, {w * 4} }, fex = { {expect}, {w * 4} };
+    g_assert_true (cf_backend_process (cpu, spec, &layout, &fin, &fex, NULL));
+  }
+
+  cf_backend_set_max_in_flight (gpu, 4);
+  for (i = 0; i < 3; i++) {
+    CfFrame fin = { {in}, {w * 4} }, fout = { {scratch}, {w * 4} };
+    g_assert_true (cf_backend_submit (gpu, spec, &layout, &fin, &fout, NULL));
+    g_assert_true (cf_backend_wait (gpu, NULL));
+  }
+  cf_backend_set_max_in_flight (gpu, 2);
+  for (i = 0; i < 3; i++) {
+    CfFrame fin = { {in}, {w * 4} };
+    CfFrame f0 = { {out[0]}, {w * 4} }, f1 = { {out[1]}, {w * 4} };
+
+    memset (out[0], 0xA5, size);
+    memset (out[1], 0x5A, size);
+    g_assert_true (cf_backend_submit (gpu, spec, &layout, &fin, &f0, NULL));
+    g_assert_true (cf_backend_submit (gpu, spec, &layout, &fin, &f1, NULL));
+    g_assert_true (cf_backend_wait (gpu, NULL));
+    if (memcmp (out[0], expect, size) != 0)
+      g_error ("round %d: the first wait after lowering the limit returned "
+          "before its frame was done", i);
+    g_assert_true (cf_backend_wait (gpu, NULL));
+    if (memcmp (out[1], expect, size) != 0)
+      g_error ("round %d: the second frame is not done after its wait", i);
+  }
+
+  cf_backend_free (gpu);
+  cf_backend_free (cpu);
+  g_free (in);
+  g_free (scratch);
+  g_free (out[0]);
+  g_free (out[1]);
+  g_free (expect);
+  cf_spec_free (spec);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -196,5 +268,6 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/inflight/depths", test_depths);
   g_test_add_func ("/inflight/free-pending", test_free_with_frames_in_flight);
+  g_test_add_func ("/inflight/lower-limit", test_lower_limit);
   return g_test_run ();
 }
