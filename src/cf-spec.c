@@ -4,6 +4,7 @@
  * or a dense matrix) plus a post operation (kernels/cf-arith.h).  Integer sums
  * are exact, so any summation order gives the same bytes on every backend. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include "cf-spec-private.h"
 
@@ -17,7 +18,9 @@
 #define BOX_BITS_8 22
 #define BOX_BITS_16 30
 
-static gint spec_serial = 0;
+/* 64 bits, so serials never repeat (a spec a frame at 1000 fps takes 584
+ * million years to wrap), and atomic: specs are built on any thread. */
+static _Atomic guint64 spec_serial = 0;
 
 void
 cf_params_init (CfParams * params)
@@ -571,14 +574,14 @@ cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
   kp->ay = kp->kh / 2;
   kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
   kp->dense_bytes = dense_weights_are_bytes (spec);
-  spec->serial = (guint64) g_atomic_int_add (&spec_serial, 1) + 1;
+  spec->serial = atomic_fetch_add (&spec_serial, 1) + 1;
   return spec;
 }
 
 void
 cf_spec_skip_serials (guint64 n)
 {
-  g_atomic_int_add (&spec_serial, (gint) n);
+  atomic_fetch_add (&spec_serial, n);
 }
 
 void
