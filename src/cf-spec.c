@@ -517,8 +517,12 @@ cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
   CfKernelParams *kp;
   gboolean ok;
 
-  g_return_val_if_fail (params != NULL, NULL);
-  g_return_val_if_fail (sample_bytes == 1 || sample_bytes == 2, NULL);
+  if (params == NULL || (sample_bytes != 1 && sample_bytes != 2)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "cf_spec_new: invalid argument (%s)", params == NULL ?
+        "no parameters" : "samples of 1 or 2 bytes only");
+    return NULL;
+  }
 
   spec = g_new0 (CfSpec, 1);
   kp = &spec->kp;
