@@ -150,6 +150,7 @@ typedef struct
   const CfSpec *spec;
   const int *d_dense;
   CfLaunchPlan *plan;           /* made once, as the CUDA backend does */
+  cudaError_t plan_err;         /* why there is none */
 #ifdef HAVE_CUFFT
   CfFft *fft;
 #endif
@@ -160,6 +161,7 @@ kernel_step (gpointer data, cudaStream_t stream)
 {
   KernelStep *k = data;
 
+  CHECK (k->plan_err);
   CHECK (cf_launch_plan_run (k->plan, &k->frame, k->d_dense, stream));
 }
 
@@ -346,8 +348,8 @@ run_case (int filter, const Format * fmt, int width, int height,
       sizeof (CfChannel) * layout.n_channels);
   ks.spec = spec;
   ks.d_dense = d_dense;
-  CHECK (cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
-          &spec->kp, &spec->sep, &ks.plan));
+  ks.plan_err = cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
+      &spec->kp, &spec->sep, &ks.plan);
 #ifdef HAVE_CUFFT
   ks.fft = cf_fft_new ();
 #endif
