@@ -1,10 +1,10 @@
 /* cudafilter: the streaming half of the element.
  *
  * Frames in flight: each input buffer is submitted to the backend as soon as
- * it arrives (the backend keeps it in flight and hands it back at its wait:
- * the one record of which frame is where) and its output is pushed once
- * `depth` frames are in flight, so the
- * upload, filtering and download of consecutive frames overlap on the GPU.
+ * it arrives and its output is pushed once `depth` frames are in flight, so
+ * the upload, filtering and download of consecutive frames overlap on the
+ * GPU.  The backend holds each frame until its wait hands it back: the one
+ * record of which frame is where.
  * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
  * segments, ...) drain every pending frame first; a flush discards them.
  *
