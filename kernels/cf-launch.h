@@ -34,6 +34,12 @@ typedef struct CfLaunchPlan CfLaunchPlan;
 cudaError_t cf_launch_plan_new (const CfChannel * channels, int n_channels,
     const CfKernelParams * kp, const CfSepWeights * sep,
     CfLaunchPlan ** plan);
+/* The same for a device with `optin` bytes of shared memory a block and
+ * compute capability `major`, asking no device: what a plan chooses is
+ * testable without one. */
+cudaError_t cf_launch_plan_new_for (const CfChannel * channels,
+    int n_channels, const CfKernelParams * kp, const CfSepWeights * sep,
+    int optin, int major, CfLaunchPlan ** plan);
 void cf_launch_plan_free (CfLaunchPlan * plan);
 /* What the plan runs, for the log: "fast separable, 4-sample pixels (3
  * filtered), 5 taps, fp32 sums", ... */

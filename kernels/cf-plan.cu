@@ -64,10 +64,10 @@ describe_general (const CfLaunchPlan * plan, const CfKernelParams * kp,
 
 cudaError_t
 plan_init (CfLaunchPlan * plan, const CfChannel * channels, int n,
-    const CfKernelParams * kp, const CfSepWeights * sep)
+    const CfKernelParams * kp, const CfSepWeights * sep, int optin,
+    int major)
 {
-  int max_w = 0, max_h = 0, device, optin = 0, major = 0;
-  cudaError_t err;
+  int max_w = 0, max_h = 0;
 
   if (n > CF_MAX_CHANNELS || kp->kw < 1 || kp->kh < 1 ||
       kp->kw > CF_MAX_TAPS || kp->kh > CF_MAX_TAPS ||
@@ -90,13 +90,6 @@ plan_init (CfLaunchPlan * plan, const CfChannel * channels, int n,
     return cudaSuccess;
   }
 
-  if ((err = cudaGetDevice (&device)) != cudaSuccess ||
-      (err = cudaDeviceGetAttribute (&optin,
-              cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess
-      || (err = cudaDeviceGetAttribute (&major,
-              cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess)
-    return err;
-
   plan->fast = cf_fast_plan (&plan->f, channels, n, kp, sep, major) ==
       cudaSuccess;
   plan->g_err = cf_general_plan (&plan->g, channels, n, kp, sep, optin,
@@ -114,9 +107,9 @@ plan_init (CfLaunchPlan * plan, const CfChannel * channels, int n,
 }                               /* namespace */
 
 extern "C" cudaError_t
-cf_launch_plan_new (const CfChannel * channels, int n_channels,
-    const CfKernelParams * kp, const CfSepWeights * sep,
-    CfLaunchPlan ** plan)
+cf_launch_plan_new_for (const CfChannel * channels, int n_channels,
+    const CfKernelParams * kp, const CfSepWeights * sep, int optin,
+    int major, CfLaunchPlan ** plan)
 {
   CfLaunchPlan *p = new (std::nothrow) CfLaunchPlan ();
   cudaError_t err;
@@ -124,13 +117,32 @@ cf_launch_plan_new (const CfChannel * channels, int n_channels,
   *plan = NULL;
   if (p == NULL)
     return cudaErrorMemoryAllocation;
-  err = plan_init (p, channels, n_channels, kp, sep);
+  err = plan_init (p, channels, n_channels, kp, sep, optin, major);
   if (err != cudaSuccess) {
     delete p;
     return err;
   }
   *plan = p;
   return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cf_launch_plan_new (const CfChannel * channels, int n_channels,
+    const CfKernelParams * kp, const CfSepWeights * sep,
+    CfLaunchPlan ** plan)
+{
+  int device, optin = 0, major = 0;
+  cudaError_t err;
+
+  *plan = NULL;
+  if ((err = cudaGetDevice (&device)) != cudaSuccess ||
+      (err = cudaDeviceGetAttribute (&optin,
+              cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess
+      || (err = cudaDeviceGetAttribute (&major,
+              cudaDevAttrComputeCapabilityMajor, device)) != cudaSuccess)
+    return err;
+  return cf_launch_plan_new_for (channels, n_channels, kp, sep, optin, major,
+      plan);
 }
 
 extern "C" void
