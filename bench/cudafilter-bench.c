@@ -149,6 +149,8 @@ typedef struct
   CfDeviceFrame frame;
   const CfSpec *spec;
   const int *d_dense;
+  CfLaunchPlan *plan;           /* made once, as the CUDA backend does */
+  cudaError_t plan_err;         /* why there is none */
 #ifdef HAVE_CUFFT
   CfFft *fft;
 #endif
@@ -159,8 +161,8 @@ kernel_step (gpointer data, cudaStream_t stream)
 {
   KernelStep *k = data;
 
-  CHECK (cf_launch_filter (&k->frame, &k->spec->kp, &k->spec->sep,
-          k->d_dense, stream));
+  CHECK (k->plan_err);
+  CHECK (cf_launch_plan_run (k->plan, &k->frame, k->d_dense, stream));
 }
 
 #ifdef HAVE_CUFFT
@@ -346,6 +348,8 @@ run_case (int filter, const Format * fmt, int width, int height,
       sizeof (CfChannel) * layout.n_channels);
   ks.spec = spec;
   ks.d_dense = d_dense;
+  ks.plan_err = cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
+      &spec->kp, &spec->sep, &ks.plan);
 #ifdef HAVE_CUFFT
   ks.fft = cf_fft_new ();
 #endif
@@ -397,6 +401,8 @@ run_case (int filter, const Format * fmt, int width, int height,
     if (tiles.n_tiles > 0)
       printf ("    fft: %d tiles of %dx%d\n", tiles.n_tiles, tiles.fft_w,
           tiles.fft_h);
+    else
+      printf ("    plan: %s\n", cf_launch_plan_name (ks.plan));
     printf ("csv,%s,%s,%d,%d,%d,%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.3f,%.2f,"
         "%.2f,%s,%d,%d,%d\n", filter_names[filter], fmt->format, width,
         height, spec->kp.kw, spec->kp.kh, spec->kp.separable,
@@ -410,6 +416,8 @@ run_case (int filter, const Format * fmt, int width, int height,
   CHECK (cudaStreamSynchronize (stream));
   cf_fft_free (ks.fft);
 #endif
+  CHECK (cudaStreamSynchronize (stream));
+  cf_launch_plan_free (ks.plan);
   cudaFree (d_dense);
   cudaFreeHost (h_pinned);
   cudaFree (d_out);

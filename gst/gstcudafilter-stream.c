@@ -1,8 +1,10 @@
 /* cudafilter: the streaming half of the element.
  *
  * Frames in flight: each input buffer is submitted to the backend as soon as
- * it arrives and its output is pushed once `depth` frames are pending, so the
- * upload, filtering and download of consecutive frames overlap on the GPU.
+ * it arrives and its output is pushed once `depth` frames are in flight, so
+ * the upload, filtering and download of consecutive frames overlap on the
+ * GPU.  The backend holds each frame until its wait hands it back: the one
+ * record of which frame is where.
  * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
  * segments, ...) drain every pending frame first; a flush discards them.
  *
@@ -83,6 +85,21 @@ choose_depth (GstCudaFilter * self)
       cf_backend_describe (self->backend), live ? "live" : "non-live");
 }
 
+/* Names the kernel path at INFO when the backend's plan changes (a new
+ * spec or layout). */
+static void
+log_plan (GstCudaFilter * self)
+{
+  const char *plan = cf_backend_describe_plan (self->backend);
+
+  if (g_strcmp0 (plan, self->logged_plan) == 0)
+    return;
+  GST_INFO_OBJECT (self, "filtering with %s on %s", plan,
+      cf_backend_describe (self->backend));
+  g_free (self->logged_plan);
+  self->logged_plan = g_strdup (plan);
+}
+
 /* Posts the backend's error for a frame (pf may be NULL) and drops it. */
 static GstFlowReturn
 frame_failed (GstCudaFilter * self, CfPendingFrame * pf, GError * err)
@@ -96,14 +113,14 @@ frame_failed (GstCudaFilter * self, CfPendingFrame * pf, GError * err)
   return GST_FLOW_ERROR;
 }
 
-/* Completes the oldest pending frame; its output goes to *outbuf. */
+/* Completes the oldest frame in flight; its output goes to *outbuf. */
 static GstFlowReturn
 finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
-  CfPendingFrame *pf = g_queue_pop_head (&self->pending);
+  CfPendingFrame *pf = NULL;
   GError *err = NULL;
   gboolean pushed = gst_cuda_filter_cuda_push (self);
-  gboolean ok = cf_backend_wait (self->backend, &err);
+  gboolean ok = cf_backend_wait (self->backend, (gpointer *) & pf, &err);
 
   gst_cuda_filter_cuda_pop (pushed);
   if (!ok)
@@ -118,16 +135,12 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 void
 gst_cuda_filter_stream_discard (GstCudaFilter * self)
 {
-  CfPendingFrame *pf;
   gboolean pushed;
 
-  if (g_queue_is_empty (&self->pending))
+  if (cf_backend_in_flight (self->backend) == 0)
     return;
   pushed = gst_cuda_filter_cuda_push (self);
-  while ((pf = g_queue_pop_head (&self->pending)) != NULL) {
-    cf_backend_wait (self->backend, NULL);
-    pending_free (pf);
-  }
+  cf_backend_discard (self->backend, (GDestroyNotify) pending_free);
   gst_cuda_filter_cuda_pop (pushed);
 }
 
@@ -137,7 +150,7 @@ drain (GstCudaFilter * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
 
-  while (ret == GST_FLOW_OK && !g_queue_is_empty (&self->pending)) {
+  while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
     GstBuffer *outbuf = NULL;
 
     ret = finish_oldest (self, &outbuf);
@@ -282,11 +295,11 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   out.on_device = out_dev;
   pushed = gst_cuda_filter_cuda_push (self);
   ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
-      &err);
+      pf, &err);
   gst_cuda_filter_cuda_pop (pushed);
   if (!ok)
     return frame_failed (self, pf, err);
-  g_queue_push_tail (&self->pending, pf);
+  log_plan (self);
   return GST_FLOW_OK;
 }
 
@@ -453,7 +466,7 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
       return ret;
   }
   /* The base class calls again until no buffer comes out. */
-  if (self->pending.length >= MAX (self->depth, 1))
+  if (cf_backend_in_flight (self->backend) >= MAX (self->depth, 1))
     return finish_oldest (self, outbuf);
   return GST_FLOW_OK;
 }

@@ -323,6 +323,7 @@ gst_cuda_filter_finalize (GObject * object)
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
   g_free (self->kernel);
+  g_free (self->logged_plan);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   gst_clear_object (&self->cuda_context);

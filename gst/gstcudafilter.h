@@ -36,7 +36,7 @@ struct _GstCudaFilter
   CfLayout layout;
   gboolean fallback_warned;
   guint depth;                  /* frames in flight in use; 0 = not chosen */
-  GQueue pending;               /* CfPendingFrame *, oldest first */
+  gchar *logged_plan;           /* kernel path last logged */
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL */
   gboolean backend_in_context;  /* the CUDA backend was made in it */

@@ -1,6 +1,7 @@
 /* cudafilter: plumbing the kernel files share (internal to kernels/, CUDA
- * only): sample access at (x, y) of a channel, and launches that opt in to
- * more than 48 KB of dynamic shared memory. */
+ * only): sample access at (x, y) of a channel, launches that opt in to
+ * more than 48 KB of dynamic shared memory, and the kernel a launch plan
+ * picked. */
 #ifndef CF_DEVICE_CUH
 #define CF_DEVICE_CUH
 
@@ -41,6 +42,35 @@ cf_start_kernel (void (*kernel) (Args), dim3 grid, dim3 block, size_t bytes,
   }
   kernel <<< grid, block, bytes, stream >>> (args);
   return cudaGetLastError ();
+}
+
+/* A kernel chosen once for a spec and layout (cf-plan.cu): everything
+ * cf_start_kernel takes but the arguments. */
+template < typename Args > struct CfKernelPick
+{
+  void (*kernel) (Args);
+  dim3 grid, block;
+  size_t bytes;
+};
+
+/* What the choosers call where they used to launch. */
+template < typename Args > cudaError_t
+cf_pick_kernel (CfKernelPick < Args > &pick, void (*kernel) (Args), dim3 grid,
+    dim3 block, size_t bytes)
+{
+  pick.kernel = kernel;
+  pick.grid = grid;
+  pick.block = block;
+  pick.bytes = bytes;
+  return cudaSuccess;
+}
+
+template < typename Args > cudaError_t
+cf_launch_pick (const CfKernelPick < Args > &pick, const Args & args,
+    cudaStream_t stream)
+{
+  return cf_start_kernel (pick.kernel, pick.grid, pick.block, pick.bytes,
+      args, stream);
 }
 
 #endif /* CF_DEVICE_CUH */

@@ -1,12 +1,13 @@
 /* cudafilter: a frame and a separable or dense spec as the fast 8-bit
- * kernels see them (internal to kernels/, C++ only).  cf-fast.cu fills it
- * from the launch parameters; the kernels of cf-fast.cu and cf-mma.cu read
- * it by value. */
+ * kernels see them (internal to kernels/, C++ only).  cf-fast.cu fills them
+ * when a plan is made; the kernels of cf-fast.cu and cf-mma.cu read them by
+ * value. */
 #ifndef CF_FAST_ARGS_H
 #define CF_FAST_ARGS_H
 
 #include <cuda_runtime.h>
 #include "cf-types.h"
+#include "cf-device.cuh"
 
 #define CF_FAST_JOBS CF_MAX_CHANNELS
 
@@ -29,13 +30,55 @@ struct CfFastArgs
   float scale, offset, amount;
 };
 
-/* Separable filters on tensor cores (sm_80 and newer): returns
- * cudaErrorNotSupported, launching nothing, when the device, the taps or
- * the frame do not fit.  ch is 1 (planes of single samples, n_jobs of
- * them) or 4 (one plane of 4-sample pixels, nf of them filtered); K is the
- * odd tap count the taps in `a` are centred in, nk the kernels (2 for a
- * gradient magnitude). */
-cudaError_t cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk,
-    int K, int n_jobs, int max_w, int max_h, cudaStream_t stream);
+/* What the tensor-core kernels (cf-mma.cu) read. */
+struct CfMmaArgs
+{
+  const unsigned char *src[CF_FAST_JOBS];
+  unsigned char *dst[CF_FAST_JOBS];
+  long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
+  int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
+  int lane[4];
+  unsigned keep, fill;
+  unsigned filtered;            /* byte lanes of lane[] as a bit mask */
+  int K;
+  int off;                      /* (-K / 2) mod 4: see load_planes */
+  unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
+  int op, shift, bias, gain, maxval, border, border_value;
+  float scale, offset, amount;
+  int hbias[2];                 /* added to horizontal sums: >= 0 */
+  int hconst[2];                /* hbias * sum of the column taps */
+  /* Taps as bytes: word w of [kernel][0 row, 1 column] holds the taps
+   * t[4 w - 16 - off .. + 3] (zero outside the kernel; off is 0 for
+   * columns).  Lanes read different words, which constant memory would
+   * serialise, so the kernel copies them to shared memory first. */
+  unsigned taps[2][2][32];
+};
+
+/* The fast kernels' part of a launch plan: the arguments of everything
+ * but the planes, and the kernel picked for them. */
+struct CfFastPlan
+{
+  int ch;                       /* 4: one plane of 4-sample pixels, 1: planes */
+  int nf;                       /* filtered samples of a pixel */
+  int n_jobs, max_w, max_h;
+  int job_plane[CF_FAST_JOBS], job_offset[CF_FAST_JOBS];
+  CfFastArgs a;
+  bool use_float;               /* separable sums in fp32 (exact here) */
+  CfKernelPick < CfFastArgs > fast;
+  bool mma;                     /* tensor cores: m and mma_kernel instead */
+  CfMmaArgs m;
+  CfKernelPick < CfMmaArgs > mma_kernel;
+};
+
+/* Separable filters on tensor cores (sm_80 and newer): picks the kernel
+ * for p->a into p->m and p->mma_kernel, or returns cudaErrorNotSupported
+ * when the device (compute capability `major`) or the taps do not fit.
+ * p->ch is 1 (planes of single samples, n_jobs of them) or 4 (one plane of
+ * 4-sample pixels, nf of them filtered); K is the odd tap count the taps in
+ * p->a are centred in, nk the kernels (2 for a gradient magnitude). */
+cudaError_t cf_mma_plan (CfFastPlan * p, int major, int nk, int K);
+/* Launches the picked kernel on the planes `a` (per frame) names. */
+cudaError_t cf_mma_run (const CfFastPlan * p, const CfFastArgs & a,
+    cudaStream_t stream);
 
 #endif /* CF_FAST_ARGS_H */

@@ -560,18 +560,23 @@ dense_kernel (const __grid_constant__ FastArgs a)
       r0, acc);
 }
 
+using Pick = CfKernelPick < FastArgs >;
+
+/* The choosers below pick the kernel a plan launches (cf-plan.cu); they
+ * launch nothing. */
 template < class S, typename Kern > cudaError_t
 start (Kern kernel, const FastArgs & a, int n_jobs, int max_w, int max_h,
-    int tw, cudaStream_t stream)
+    int tw, Pick & pick)
 {
   dim3 grid ((max_w + tw - 1) / tw, (max_h + S::ROWS - 1) / S::ROWS,
       n_jobs);
 
-  return cf_start_kernel (kernel, grid, dim3 (THREADS), S::BYTES, a, stream);
+  (void) a;
+  return cf_pick_kernel (pick, kernel, grid, dim3 (THREADS), S::BYTES);
 }
 
 template < int CH, int NF, int K, int NK, typename A > cudaError_t
-start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+start_sep (const FastArgs & a, int n_jobs, int w, int h, Pick & s)
 {
   using S = Smem < CH, K, NK * NF, true, tile_rows < CH, NK > >;
   constexpr int tw = S::TW;
@@ -603,7 +608,7 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 }
 
 template < int CH, int NF, int K, bool DOT > cudaError_t
-start_dense (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+start_dense (const FastArgs & a, int n_jobs, int w, int h, Pick & s)
 {
   using S = Smem < CH, K, 0, false, tile_rows < CH, 1 > >;
   constexpr int tw = S::TW;
@@ -622,7 +627,7 @@ start_dense (const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 /* Instantiated sizes: float sums up to 13 taps (Gaussian sigma 2, box,
  * Sobel up to 7, custom); int sums and gradient pairs up to 7. */
 template < int CH, int NF, int NK, typename A > cudaError_t
-sep_k (int K, const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+sep_k (int K, const FastArgs & a, int n_jobs, int w, int h, Pick & s)
 {
   constexpr bool big = NK == 1 && std::is_same_v < A, float >;
   switch (K) {
@@ -652,7 +657,7 @@ sep_k (int K, const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 
 template < int CH, int NF > cudaError_t
 sep_dispatch (int K, int nk, bool use_float, const FastArgs & a, int n_jobs,
-    int w, int h, cudaStream_t s)
+    int w, int h, Pick & s)
 {
   if (nk == 2)
     return use_float ? sep_k < CH, NF, 2, float >(K, a, n_jobs, w, h, s) :
@@ -662,7 +667,7 @@ sep_dispatch (int K, int nk, bool use_float, const FastArgs & a, int n_jobs,
 }
 
 template < int CH, int NF, bool DOT > cudaError_t
-dense_k (int K, const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
+dense_k (int K, const FastArgs & a, int n_jobs, int w, int h, Pick & s)
 {
   switch (K) {
     case 3:
@@ -676,7 +681,7 @@ dense_k (int K, const FastArgs & a, int n_jobs, int w, int h, cudaStream_t s)
 
 template < int CH, int NF > cudaError_t
 dense_dispatch (int K, bool bytes, const FastArgs & a, int n_jobs, int w,
-    int h, cudaStream_t s)
+    int h, Pick & s)
 {
   return bytes ? dense_k < CH, NF, true > (K, a, n_jobs, w, h, s) :
       dense_k < CH, NF, false > (K, a, n_jobs, w, h, s);
@@ -747,21 +752,21 @@ sep_weights (FastArgs * a, const CfKernelParams * kp, const CfSepWeights * sep,
 }                               /* namespace */
 
 cudaError_t
-cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfSepWeights * sep, const int *dense, cudaStream_t stream)
+cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
+    const CfKernelParams * kp, const CfSepWeights * sep, int major)
 {
-  FastArgs a = { };
-  const int n = frame->n_channels;
-  const CfChannel *c0 = &frame->channels[0];
+  FastArgs & a = p->a;
+  const CfChannel *c0 = &channels[0];
   int CH, nf = 0, n_jobs, max_w = 0, max_h = 0;
   int K = kp->kw > kp->kh ? kp->kw : kp->kh;
 
+  *p = CfFastPlan { };
   if (kp->sample_bytes != 1 || kp->wide_acc || n < 1 || n > CF_FAST_JOBS)
     return cudaErrorNotSupported;
   /* Whole bytes only: packed words and shifted samples take the general
    * kernel, which decodes them (kernels/cf-sample.h). */
   for (int i = 0; i < n; i++)
-    if (!cf_sample_is_plain (&frame->channels[i], 1))
+    if (!cf_sample_is_plain (&channels[i], 1))
       return cudaErrorNotSupported;
   K |= 1;
   if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
@@ -769,15 +774,20 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
     return cudaErrorNotSupported;
   if (kp->bias > 0x7fffffffLL || kp->bias < -0x7fffffffLL)
     return cudaErrorNotSupported;
+  if (!kp->separable && kp->n_kernels != 1)
+    return cudaErrorNotSupported;
 
   if (n == 4 && c0->pixel_stride == 4) {
-    /* Four 8-bit samples a pixel in one plane, 32-bit aligned. */
+    /* Four 8-bit samples a pixel in one plane; each frame's plane must be
+     * 32-bit aligned too (cf_fast_fits). */
     unsigned seen = 0;
-    const int p = c0->plane;
+    const int pl = c0->plane;
 
+    if (pl < 0 || pl >= CF_MAX_PLANES)
+      return cudaErrorNotSupported;
     for (int i = 0; i < 4; i++) {
-      const CfChannel *ch = &frame->channels[i];
-      if (ch->plane != p || ch->pixel_stride != 4 || ch->width != c0->width
+      const CfChannel *ch = &channels[i];
+      if (ch->plane != pl || ch->pixel_stride != 4 || ch->width != c0->width
           || ch->height != c0->height || ch->offset < 0 || ch->offset > 3
           || (seen & (1u << ch->offset)))
         return cudaErrorNotSupported;
@@ -789,29 +799,23 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
       else
         a.fill |= ((unsigned) ch->fill_value & 0xFF) << (8 * ch->offset);
     }
-    if (nf < 3 || ((uintptr_t) frame->src[p] & 3) || ((uintptr_t)
-            frame->dst[p] & 3) || (frame->src_stride[p] & 3)
-        || (frame->dst_stride[p] & 3))
+    if (nf < 3)
       return cudaErrorNotSupported;
     CH = 4;
     n_jobs = 1;
-    a.src[0] = frame->src[p];
-    a.dst[0] = frame->dst[p];
-    a.ss[0] = frame->src_stride[p];
-    a.ds[0] = frame->dst_stride[p];
+    p->job_plane[0] = pl;
+    p->job_offset[0] = 0;
     a.width[0] = max_w = c0->width;
     a.height[0] = max_h = c0->height;
   } else {
     /* Planes of one 8-bit sample a pixel, every one filtered. */
     for (int i = 0; i < n; i++) {
-      const CfChannel *ch = &frame->channels[i];
+      const CfChannel *ch = &channels[i];
       if (ch->pixel_stride != 1 || ch->mode != CF_CHANNEL_FILTER
           || ch->plane < 0 || ch->plane >= CF_MAX_PLANES)
         return cudaErrorNotSupported;
-      a.src[i] = frame->src[ch->plane] + ch->offset;
-      a.dst[i] = frame->dst[ch->plane] + ch->offset;
-      a.ss[i] = frame->src_stride[ch->plane];
-      a.ds[i] = frame->dst_stride[ch->plane];
+      p->job_plane[i] = ch->plane;
+      p->job_offset[i] = ch->offset;
       a.width[i] = ch->width;
       a.height[i] = ch->height;
       if (ch->width > max_w)
@@ -825,7 +829,12 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
     a.lane[0] = 0;
   }
   if (max_w <= 0 || max_h <= 0)
-    return cudaSuccess;
+    return cudaErrorNotSupported;
+  p->ch = CH;
+  p->nf = nf;
+  p->n_jobs = n_jobs;
+  p->max_w = max_w;
+  p->max_h = max_h;
 
   a.kw = kp->kw;
   a.kh = kp->kh;
@@ -843,34 +852,62 @@ cf_fast_launch (const CfDeviceFrame * frame, const CfKernelParams * kp,
 
   if (kp->separable) {
     const bool use_float = sep_weights (&a, kp, sep, K);
+    p->use_float = use_float;
 #ifndef CF_NO_MMA
     /* Tensor cores first, where the device and the taps allow. */
-    const cudaError_t err = cf_mma_launch (a, CH, nf, kp->n_kernels, K,
-        n_jobs, max_w, max_h, stream);
-    if (err != cudaErrorNotSupported)
-      return err;
+    if (cf_mma_plan (p, major, kp->n_kernels, K) == cudaSuccess) {
+      p->mma = true;
+      return cudaSuccess;
+    }
 #endif
 
     if (CH == 1)
       return sep_dispatch < 1, 1 > (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, stream);
+          max_w, max_h, p->fast);
     if (nf == 3)
       return sep_dispatch < 4, 3 > (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, stream);
+          max_w, max_h, p->fast);
     return sep_dispatch < 4, 4 > (K, kp->n_kernels, use_float, a, n_jobs,
-        max_w, max_h, stream);
+        max_w, max_h, p->fast);
   }
 
-  if (kp->n_kernels != 1 || dense == NULL)
-    return cudaErrorNotSupported;
-  a.dense = dense;
   a.gain = 1;
   const bool bytes = kp->dense_bytes;
   if (CH == 1)
     return dense_dispatch < 1, 1 > (K, bytes, a, n_jobs, max_w, max_h,
-        stream);
+        p->fast);
   if (nf == 3)
     return dense_dispatch < 4, 3 > (K, bytes, a, n_jobs, max_w, max_h,
-        stream);
-  return dense_dispatch < 4, 4 > (K, bytes, a, n_jobs, max_w, max_h, stream);
+        p->fast);
+  return dense_dispatch < 4, 4 > (K, bytes, a, n_jobs, max_w, max_h, p->fast);
+}
+
+bool
+cf_fast_fits (const CfFastPlan * p, const CfDeviceFrame * frame)
+{
+  const int pl = p->job_plane[0];
+
+  /* 4-sample pixels are read and written as 32-bit words. */
+  return p->ch != 4 || !(((uintptr_t) frame->src[pl] | (uintptr_t)
+          frame->dst[pl] | (uintptr_t) frame->src_stride[pl] | (uintptr_t)
+          frame->dst_stride[pl]) & 3);
+}
+
+cudaError_t
+cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
+    const int *dense, cudaStream_t stream)
+{
+  FastArgs a = p->a;
+
+  for (int j = 0; j < p->n_jobs; j++) {
+    const int pl = p->job_plane[j];
+    a.src[j] = frame->src[pl] + p->job_offset[j];
+    a.dst[j] = frame->dst[pl] + p->job_offset[j];
+    a.ss[j] = frame->src_stride[pl];
+    a.ds[j] = frame->dst_stride[pl];
+  }
+  if (p->mma)
+    return cf_mma_run (p, a, stream);
+  a.dense = dense;
+  return cf_launch_pick (p->fast, a, stream);
 }

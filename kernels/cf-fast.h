@@ -1,14 +1,21 @@
-/* cudafilter: fast paths for 8-bit frames, tried before the general kernel.
- * Internal to the kernels; the engine sees only cf_launch_filter. */
+/* cudafilter: fast paths for 8-bit frames, planned before the general
+ * kernel.  Internal to the kernels; the engine sees only the launch plan
+ * of cf-launch.h. */
 #ifndef CF_FAST_H
 #define CF_FAST_H
 
 #include "cf-launch.h"
+#include "cf-fast-args.h"
 
-/* Runs the filter on a fast path when the frame, its alignment and the spec
- * allow one; returns cudaErrorNotSupported (launching nothing) otherwise. */
-cudaError_t cf_fast_launch (const CfDeviceFrame * frame,
-    const CfKernelParams * kp, const CfSepWeights * sep, const int *dense,
-    cudaStream_t stream);
+/* Picks a fast kernel (tensor cores first, on compute capability `major`
+ * 8 and newer) for the spec on these channel jobs; cudaErrorNotSupported
+ * when none takes them.  Reads no plane pointer. */
+cudaError_t cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
+    const CfKernelParams * kp, const CfSepWeights * sep, int major);
+/* Whether one frame's planes are aligned as the picked kernel reads them. */
+bool cf_fast_fits (const CfFastPlan * p, const CfDeviceFrame * frame);
+/* Launches the picked kernel on one frame; `dense` as cf_launch_plan_run. */
+cudaError_t cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
+    const int *dense, cudaStream_t stream);
 
 #endif /* CF_FAST_H */

@@ -14,8 +14,7 @@
 
 #include "cf-launch.h"
 #include "cf-arith.h"
-#include "cf-fast.h"
-#include "cf-device.cuh"
+#include "cf-plan.h"
 
 namespace
 {
@@ -27,13 +26,8 @@ constexpr int BLOCK_Y = 8;
 constexpr int MAX_ROWS = 8;
 constexpr int THREADS = BLOCK_X * BLOCK_Y;
 
-struct FilterArgs
-{
-  CfDeviceFrame frame;
-  CfKernelParams kp;
-  CfSepWeights sep;
-  const int *dense;
-};
+using FilterArgs = CfFilterArgs;
+using Pick = CfKernelPick < FilterArgs >;
 
 /* How the kernel reads and writes samples: whole words of T, as every
  * layout of plain 8- or 16-bit samples has them (the loads the kernel had
@@ -264,101 +258,76 @@ smem_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
   return bytes;
 }
 
+/* The choosers below pick the kernel a plan launches; they launch
+ * nothing. */
 template < typename W, typename Acc, int ROWS > cudaError_t
-launch_rows (const FilterArgs & args, size_t smem, int max_w, int max_h,
-    cudaStream_t stream)
+pick_rows (CfGeneralPlan * g, size_t smem, int max_w, int max_h)
 {
   constexpr int tile_h = BLOCK_Y * ROWS;
   dim3 block (BLOCK_X, BLOCK_Y, 1);
-  dim3 grid (((max_w + BLOCK_X - 1) / BLOCK_X) * args.frame.n_channels,
+  dim3 grid (((max_w + BLOCK_X - 1) / BLOCK_X) * g->args.frame.n_channels,
       (max_h + tile_h - 1) / tile_h, 1);
 
-  return cf_start_kernel (filter_kernel < W, Acc, ROWS >, grid, block, smem,
-      args, stream);
+  g->rows = ROWS;
+  return cf_pick_kernel (g->pick, filter_kernel < W, Acc, ROWS >, grid,
+      block, smem);
 }
 
 template < typename W, typename Acc > cudaError_t
-launch (const FilterArgs & args, int max_w, int max_h, cudaStream_t stream)
+pick (CfGeneralPlan * g, int optin, int max_w, int max_h)
 {
-  cudaError_t err;
-  int device, optin;
   size_t smem;
-
-  if ((err = cudaGetDevice (&device)) != cudaSuccess)
-    return err;
-  err = cudaDeviceGetAttribute (&optin,
-      cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (err != cudaSuccess)
-    return err;
 
   /* Tall tiles when they fit; the largest kernels on GPUs with less shared
    * memory fall back to one row per thread (fits 64 KB at 63x63 taps). */
-  smem = smem_bytes (&args.kp, MAX_ROWS, sizeof (Acc));
+  smem = smem_bytes (&g->args.kp, MAX_ROWS, sizeof (Acc));
   if (smem <= (size_t) optin)
-    return launch_rows < W, Acc, MAX_ROWS > (args, smem, max_w, max_h,
-        stream);
-  smem = smem_bytes (&args.kp, 1, sizeof (Acc));
+    return pick_rows < W, Acc, MAX_ROWS > (g, smem, max_w, max_h);
+  smem = smem_bytes (&g->args.kp, 1, sizeof (Acc));
   if (smem <= (size_t) optin)
-    return launch_rows < W, Acc, 1 > (args, smem, max_w, max_h, stream);
+    return pick_rows < W, Acc, 1 > (g, smem, max_w, max_h);
   return cudaErrorInvalidConfiguration;
 }
 
 }                               /* namespace */
 
-extern "C" cudaError_t
-cf_launch_filter (const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfSepWeights * sep, const int *dense, cudaStream_t stream)
+cudaError_t
+cf_general_plan (CfGeneralPlan * g, const CfChannel * channels, int n,
+    const CfKernelParams * kp, const CfSepWeights * sep, int optin,
+    int max_w, int max_h)
 {
-  FilterArgs args = { };
-  int max_w = 0, max_h = 0;
-
-  if (frame->n_channels <= 0)
-    return cudaSuccess;
-  if (frame->n_channels > CF_MAX_CHANNELS || kp->kw < 1 || kp->kh < 1 ||
-      kp->kw > CF_MAX_TAPS || kp->kh > CF_MAX_TAPS ||
-      (kp->separable && (kp->n_kernels < 1 || kp->n_kernels > 2)) ||
-      (!kp->separable && (kp->n_kernels != 1 || dense == NULL)) ||
-      (kp->sample_bytes != 1 && kp->sample_bytes != 2))
-    return cudaErrorInvalidValue;
-
-  for (int i = 0; i < frame->n_channels; i++) {
-    const CfChannel *ch = &frame->channels[i];
-    if (ch->plane < 0 || ch->plane >= CF_MAX_PLANES
-        || (ch->word_bytes != 1 && ch->word_bytes != 2 && ch->word_bytes != 4))
-      return cudaErrorInvalidValue;
-    if (ch->width > max_w)
-      max_w = ch->width;
-    if (ch->height > max_h)
-      max_h = ch->height;
-  }
-  if (max_w <= 0 || max_h <= 0)
-    return cudaSuccess;
-
-  /* 8-bit frames in the common layouts have faster kernels; they decline
-   * every other encoding. */
-  cudaError_t err = cf_fast_launch (frame, kp, sep, dense, stream);
-  if (err != cudaErrorNotSupported)
-    return err;
-
-  args.frame = *frame;
-  args.kp = *kp;
+  *g = CfGeneralPlan { };
+  g->args.frame.n_channels = n;
+  for (int i = 0; i < n; i++)
+    g->args.frame.channels[i] = channels[i];
+  g->args.kp = *kp;
   if (kp->separable)
-    args.sep = *sep;
-  args.dense = dense;
+    g->args.sep = *sep;
 
   /* Plain 8- and 16-bit words load directly; every other encoding (deeper
    * or shifted samples, packed words) is decoded per channel. */
   bool plain = true;
-  for (int i = 0; i < frame->n_channels; i++)
-    plain = plain && cf_sample_is_plain (&frame->channels[i], kp->sample_bytes);
+  for (int i = 0; i < n; i++)
+    plain = plain && cf_sample_is_plain (&channels[i], kp->sample_bytes);
   if (!plain)
-    return kp->wide_acc ? launch < AnyWords, long long >(args, max_w, max_h,
-        stream) : launch < AnyWords, int >(args, max_w, max_h, stream);
+    return kp->wide_acc ? pick < AnyWords, long long >(g, optin, max_w,
+        max_h) : pick < AnyWords, int >(g, optin, max_w, max_h);
   if (kp->sample_bytes == 1)
-    return kp->wide_acc ? launch < PlainWords < uint8_t >, long long >(args,
-        max_w, max_h, stream) : launch < PlainWords < uint8_t >, int >(args,
-        max_w, max_h, stream);
-  return kp->wide_acc ? launch < PlainWords < uint16_t >, long long >(args,
-      max_w, max_h, stream) : launch < PlainWords < uint16_t >, int >(args,
-      max_w, max_h, stream);
+    return kp->wide_acc ? pick < PlainWords < uint8_t >, long long >(g, optin,
+        max_w, max_h) : pick < PlainWords < uint8_t >, int >(g, optin, max_w,
+        max_h);
+  return kp->wide_acc ? pick < PlainWords < uint16_t >, long long >(g, optin,
+      max_w, max_h) : pick < PlainWords < uint16_t >, int >(g, optin, max_w,
+      max_h);
+}
+
+cudaError_t
+cf_general_run (const CfGeneralPlan * g, const CfDeviceFrame * frame,
+    const int *dense, cudaStream_t stream)
+{
+  FilterArgs args = g->args;
+
+  args.frame = *frame;
+  args.dense = dense;
+  return cf_launch_pick (g->pick, args, stream);
 }

@@ -22,8 +22,36 @@ typedef struct
   CfChannel channels[CF_MAX_CHANNELS];
 } CfDeviceFrame;
 
-/* Filters every channel of `frame` in one launch on `stream`.
- * `dense` is a device array of kp->kh * kp->kw weights when !kp->separable. */
+/* A launch plan: the kernel chosen for one spec on one set of channel
+ * jobs on the current device, with its arguments prepared, so a frame
+ * pays only for its plane pointers.  Made when the spec or the layout
+ * changes, used from any stream of the device it was made on. */
+typedef struct CfLaunchPlan CfLaunchPlan;
+
+/* Chooses the kernel for `kp` and `sep` (when kp->separable) on the channel
+ * jobs, querying the current device once.  cudaErrorInvalidValue for a spec
+ * or layout no kernel takes. */
+cudaError_t cf_launch_plan_new (const CfChannel * channels, int n_channels,
+    const CfKernelParams * kp, const CfSepWeights * sep,
+    CfLaunchPlan ** plan);
+/* The same for a device with `optin` bytes of shared memory a block and
+ * compute capability `major`, asking no device: what a plan chooses is
+ * testable without one. */
+cudaError_t cf_launch_plan_new_for (const CfChannel * channels,
+    int n_channels, const CfKernelParams * kp, const CfSepWeights * sep,
+    int optin, int major, CfLaunchPlan ** plan);
+void cf_launch_plan_free (CfLaunchPlan * plan);
+/* What the plan runs, for the log: "fast separable, 4-sample pixels (3
+ * filtered), 5 taps, fp32 sums", ... */
+const char *cf_launch_plan_name (const CfLaunchPlan * plan);
+
+/* Filters every channel of `frame` (the plan's channel jobs) in one launch
+ * on `stream`.  `dense` is a device array of kp->kh * kp->kw weights when
+ * !kp->separable. */
+cudaError_t cf_launch_plan_run (const CfLaunchPlan * plan,
+    const CfDeviceFrame * frame, const int *dense, cudaStream_t stream);
+
+/* Plans, runs and frees: for one-off launches (tests). */
 cudaError_t cf_launch_filter (const CfDeviceFrame * frame,
     const CfKernelParams * kp, const CfSepWeights * sep, const int *dense,
     cudaStream_t stream);

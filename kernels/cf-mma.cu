@@ -57,28 +57,7 @@ constexpr unsigned DST_VEC = 4; /* output rows: 16 bytes at a time */
 template < int CH > constexpr int SPW = CH == 4 ? TWC < 4 > + 8 :
     (TWC < 1 > + 16) / 4;
 
-struct MmaArgs
-{
-  const unsigned char *src[CF_FAST_JOBS];
-  unsigned char *dst[CF_FAST_JOBS];
-  long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
-  int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
-  int lane[4];
-  unsigned keep, fill;
-  unsigned filtered;            /* byte lanes of lane[] as a bit mask */
-  int K;
-  int off;                      /* (-K / 2) mod 4: see load_planes */
-  unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
-  int op, shift, bias, gain, maxval, border, border_value;
-  float scale, offset, amount;
-  int hbias[2];                 /* added to horizontal sums: >= 0 */
-  int hconst[2];                /* hbias * sum of the column taps */
-  /* Taps as bytes: word w of [kernel][0 row, 1 column] holds the taps
-   * t[4 w - 16 - off .. + 3] (zero outside the kernel; off is 0 for
-   * columns).  Lanes read different words, which constant memory would
-   * serialise, so the kernel copies them to shared memory first. */
-  unsigned taps[2][2][32];
-};
+using MmaArgs = CfMmaArgs;
 
 template < int CH, int KS > struct Geo
 {
@@ -557,22 +536,27 @@ mma_kernel (const __grid_constant__ MmaArgs a)
 #endif
 }
 
+using Pick = CfKernelPick < MmaArgs >;
+
+/* The choosers below pick the kernel a plan launches (cf-plan.cu); they
+ * launch nothing. */
 template < int CH, int NF, int NK, int KS, bool WU, int OP > cudaError_t
-start (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t stream)
+start (const MmaArgs & m, int n_jobs, int w, int h, Pick & pick)
 {
   constexpr int TW = TWC < CH >;
   const size_t bytes = (size_t) Geo < CH, KS >::words (NF, NK) * 4;
   dim3 grid ((w + TW - 1) / TW, (h + TH - 1) / TH, n_jobs);
 
-  return cf_start_kernel (mma_kernel < CH, NF, NK, KS, WU, OP >, grid,
-      dim3 (THREADS), bytes, m, stream);
+  (void) m;
+  return cf_pick_kernel (pick, mma_kernel < CH, NF, NK, KS, WU, OP >, grid,
+      dim3 (THREADS), bytes);
 }
 
 /* Instantiated: linear (Gaussian, box, separable custom) and sharpen up
  * to 63 taps, u8 taps (a Gaussian's centre above 127) up to 17, absolute
  * derivatives (sobel-x, sobel-y: up to 7) with s8 taps. */
 template < int CH, int NF, int KS, bool WU > cudaError_t
-dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t s)
+dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, Pick & s)
 {
   switch (m.op) {
     case CF_OP_LINEAR:
@@ -590,7 +574,7 @@ dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, cudaStream_t s)
 
 template < int CH, int NF > cudaError_t
 dispatch (const MmaArgs & m, int ks, bool wu, int n_jobs, int w, int h,
-    cudaStream_t s)
+    Pick & s)
 {
   if (wu)
     return ks == 1 ? dispatch_op < CH, NF, 1, true > (m, n_jobs, w, h, s) :
@@ -621,12 +605,13 @@ tap_words (const int *taps, int K, int off, unsigned (&out)[32])
 }                               /* namespace */
 
 cudaError_t
-cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
-    int n_jobs, int max_w, int max_h, cudaStream_t stream)
+cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
 {
-  MmaArgs m = { };
+  const CfFastArgs & a = p->a;
+  MmaArgs & m = p->m;
   bool s8 = true, u8 = true;
-  int dev, major = 0;
+
+  m = MmaArgs { };
 
   /* Gradient pairs (Sobel, Scharr: up to 7 taps) stay on the FMA
    * kernels, whose two sums share one tile.  With the correctly rounded
@@ -637,8 +622,7 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
    * I420 (32.2 -> 40.2) and 1080p RGBA (18.5 -> 21.2). */
   if (nk != 1)
     return cudaErrorNotSupported;
-  if (cudaGetDevice (&dev) != cudaSuccess || cudaDeviceGetAttribute (&major,
-          cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess || major < 8)
+  if (major < 8)
     return cudaErrorNotSupported;
   /* A band of 16 outputs reads 16 + off + K - 1 columns. */
   const int off = (4 - (K / 2) % 4) % 4;
@@ -649,9 +633,9 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
   /* Taps must be bytes; the horizontal sums, offset, 16 bits. */
   for (int k = 0; k < nk; k++) {
     int neg = 0, pos = 0, col = 0;
-    for (int p = 0; p < 2; p++)
+    for (int d = 0; d < 2; d++)
       for (int i = 0; i < K; i++) {
-        const int w = a.iw[k][p][i];
+        const int w = a.iw[k][d][i];
         s8 = s8 && w >= -128 && w <= 127;
         u8 = u8 && w >= 0 && w <= 255;
       }
@@ -670,19 +654,7 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
     tap_words (a.iw[k][1], K, 0, m.taps[k][1]);
   }
 
-  /* Wider accesses where every row of every job allows them. */
-  m.flags = SRC_WORDS | SRC_VEC | DST_VEC;
-  for (int j = 0; j < n_jobs; j++) {
-    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 3)
-      m.flags &= ~SRC_WORDS;
-    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 15)
-      m.flags &= ~SRC_VEC;
-    if (((uintptr_t) a.dst[j] | (uintptr_t) a.ds[j]) & 15)
-      m.flags &= ~DST_VEC;
-    m.src[j] = a.src[j];
-    m.dst[j] = a.dst[j];
-    m.ss[j] = a.ss[j];
-    m.ds[j] = a.ds[j];
+  for (int j = 0; j < p->n_jobs; j++) {
     m.width[j] = a.width[j];
     m.height[j] = a.height[j];
   }
@@ -690,7 +662,7 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
     m.lane[i] = a.lane[i];
   m.keep = a.keep;
   m.fill = a.fill;
-  for (int f = 0; f < nf; f++)
+  for (int f = 0; f < p->nf; f++)
     m.filtered |= 1u << a.lane[f];
   m.K = K;
   m.off = off;
@@ -706,9 +678,34 @@ cf_mma_launch (const CfFastArgs & a, int ch, int nf, int nk, int K,
   m.amount = a.amount;
 
   const bool wu = !s8;
-  if (ch == 1)
-    return dispatch < 1, 1 > (m, ks, wu, n_jobs, max_w, max_h, stream);
-  if (nf == 3)
-    return dispatch < 4, 3 > (m, ks, wu, n_jobs, max_w, max_h, stream);
-  return dispatch < 4, 4 > (m, ks, wu, n_jobs, max_w, max_h, stream);
+  const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;
+  if (p->ch == 1)
+    return dispatch < 1, 1 > (m, ks, wu, n_jobs, max_w, max_h,
+        p->mma_kernel);
+  if (p->nf == 3)
+    return dispatch < 4, 3 > (m, ks, wu, n_jobs, max_w, max_h,
+        p->mma_kernel);
+  return dispatch < 4, 4 > (m, ks, wu, n_jobs, max_w, max_h, p->mma_kernel);
+}
+
+cudaError_t
+cf_mma_run (const CfFastPlan * p, const CfFastArgs & a, cudaStream_t stream)
+{
+  MmaArgs m = p->m;
+
+  /* Wider accesses where every row of every job allows them. */
+  m.flags = SRC_WORDS | SRC_VEC | DST_VEC;
+  for (int j = 0; j < p->n_jobs; j++) {
+    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 3)
+      m.flags &= ~SRC_WORDS;
+    if (((uintptr_t) a.src[j] | (uintptr_t) a.ss[j]) & 15)
+      m.flags &= ~SRC_VEC;
+    if (((uintptr_t) a.dst[j] | (uintptr_t) a.ds[j]) & 15)
+      m.flags &= ~DST_VEC;
+    m.src[j] = a.src[j];
+    m.dst[j] = a.dst[j];
+    m.ss[j] = a.ss[j];
+    m.ds[j] = a.ds[j];
+  }
+  return cf_launch_pick (p->mma_kernel, m, stream);
 }

@@ -188,5 +188,6 @@ cf_backend_cpu_new (GError ** error)
   self->parent.klass = &cpu_class;
   self->parent.kind = CF_BACKEND_CPU;
   self->parent.description = g_strdup ("cpu");
+  cf_backend_take_plan_name (&self->parent, g_strdup ("cpu reference"));
   return &self->parent;
 }

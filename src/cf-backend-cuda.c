@@ -6,7 +6,8 @@
  * Frames already in device memory (CfFrame.on_device) are read and written
  * in place: no staging planes, no copies.  Large dense kernels may be
  * convolved through FFTs (cf-fft.c) instead of the direct kernel, as
- * CUDAFILTER_CONVOLUTION and cf_fft_decide () choose. */
+ * CUDAFILTER_CONVOLUTION and cf_fft_decide () choose.  Which of them runs,
+ * and which kernel, is planned once per spec and layout (ensure_plan). */
 #include "config.h"
 
 #include <string.h>
@@ -49,18 +50,28 @@ typedef struct
 #endif
 } CfCudaSlot;
 
-/* Frames in flight use slots[0 .. max_in_flight - 1] as a ring; the
- * synchronous process () has a slot of its own. */
-#define MAX_SLOTS 16
+/* Frames in flight use the slot the base gives them; the synchronous
+ * process () has one of its own. */
+#define MAX_SLOTS CF_BACKEND_MAX_IN_FLIGHT
 #define SYNC_SLOT MAX_SLOTS
+
+/* How the last spec and layout run, chosen once for them. */
+typedef struct
+{
+  CfLaunchPlan *kernel;         /* the direct kernel */
+  gboolean fft;                 /* dense weights through FFTs instead */
+  guint64 serial;
+  int n_channels;
+  CfChannel channels[CF_MAX_CHANNELS];
+} CfCudaPlan;
 
 typedef struct
 {
   CfBackend parent;
   int device;
   CfCudaSlot slots[MAX_SLOTS + 1];
-  guint head;                   /* oldest frame in flight */
-  guint count;                  /* frames in flight */
+  CfCudaPlan plan;
+  gboolean have_plan;
   CfConvMethod method;          /* CUDAFILTER_CONVOLUTION */
 } CfBackendCuda;
 
@@ -262,30 +273,88 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
   return TRUE;
 }
 
-/* The filter itself: the direct kernel, or FFTs where `method` and the
- * error bound send the spec. */
+/* Chooses how the spec runs on the layout's channel jobs when either has
+ * changed since the last frame: FFTs where the method and the error bound
+ * send it (dense specs), else the kernel the launch plan picks.  Frames
+ * still in flight are unaffected: a launch copies what it reads. */
 static gboolean
-launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
-    const CfDeviceFrame * df, const int *dense, GError ** error)
+ensure_plan (CfBackendCuda * self, const CfSpec * spec,
+    const CfLayout * layout, GError ** error)
+{
+  CfCudaPlan *plan = &self->plan;
+  gsize bytes = sizeof (CfChannel) * layout->n_channels;
+  cudaError_t err;
+  char *name;
+
+  if (self->have_plan && plan->serial == spec->serial
+      && plan->n_channels == layout->n_channels
+      && memcmp (plan->channels, layout->channels, bytes) == 0)
+    return TRUE;
+
+  self->have_plan = FALSE;
+  g_clear_pointer (&plan->kernel, cf_launch_plan_free);
+  plan->fft = FALSE;
+#ifdef HAVE_CUFFT
+  {
+    CfFftGeometry geom;
+
+    plan->fft = cf_fft_decide (self->method, spec, layout->channels,
+        layout->n_channels, &geom);
+    name = plan->fft ? g_strdup_printf ("FFT overlap-save, %dx%d taps in "
+        "%dx%d tiles", spec->kp.kw, spec->kp.kh, geom.tiles.fft_w,
+        geom.tiles.fft_h) : NULL;
+  }
+#else
+  name = NULL;
+#endif
+  err = cf_launch_plan_new (layout->channels, layout->n_channels, &spec->kp,
+      &spec->sep, &plan->kernel);
+  /* The FFT path needs no direct kernel. */
+  if (!plan->fft && !cf_cuda_check (err, "cf_launch_plan_new (choosing a "
+          "kernel)", error)) {
+    g_free (name);
+    return FALSE;
+  }
+  if (name == NULL)
+    name = g_strdup (cf_launch_plan_name (plan->kernel));
+  cf_backend_take_plan_name (&self->parent, name);
+
+  plan->serial = spec->serial;
+  plan->n_channels = layout->n_channels;
+  memcpy (plan->channels, layout->channels, bytes);
+  self->have_plan = TRUE;
+  return TRUE;
+}
+
+/* The filter itself, as the plan says. */
+static gboolean
+launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
+    const CfSpec * spec, const CfDeviceFrame * df, const int *dense,
+    GError ** error)
 {
 #ifdef HAVE_CUFFT
-  if (dense != NULL && method != CF_CONV_DIRECT
-      && cf_fft_spec_eligible (spec)) {
+  if (backend->plan.fft) {
     if (self->fft == NULL)
       self->fft = cf_fft_new ();
-    if (cf_fft_wanted (self->fft, method, spec, df))
+    /* Remembers the geometry cf_fft_filter runs; the same decision. */
+    if (cf_fft_wanted (self->fft, backend->method, spec, df))
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
-  return cf_cuda_check (cf_launch_filter (df, &spec->kp, &spec->sep, dense,
-          self->stream), "cf_launch_filter (kernel launch)", error);
+  if (backend->plan.kernel == NULL) {
+    g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
+        "No kernel takes this filter on this layout");
+    return FALSE;
+  }
+  return cf_cuda_check (cf_launch_plan_run (backend->plan.kernel, df, dense,
+          self->stream), "cf_launch_plan_run (kernel launch)", error);
 }
 
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
 static gboolean
-queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
+queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
@@ -293,8 +362,9 @@ queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
   CfDeviceFrame df;
   const int *dense = NULL;
 
-  if (!ensure_slot (self, error) || !ensure_planes (self, layout,
-          !in->on_device, !out->on_device, pitch, error))
+  if (!ensure_plan (backend, spec, layout, error) || !ensure_slot (self,
+          error) || !ensure_planes (self, layout, !in->on_device,
+          !out->on_device, pitch, error))
     return FALSE;
   if (!spec->kp.separable) {
     if (!ensure_dense (self, spec, error))
@@ -331,7 +401,7 @@ queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
       sizeof (CfChannel) * layout->n_channels);
 
   cudaEventRecord (self->kernel_start, self->stream);
-  if (!launch_filter (self, method, spec, &df, dense, error))
+  if (!launch_filter (backend, self, spec, &df, dense, error))
     return FALSE;
   cudaEventRecord (self->kernel_end, self->stream);
 
@@ -375,51 +445,39 @@ recover (CfCudaSlot * slot)
 }
 
 static gboolean
-cf_backend_cuda_submit (CfBackend * backend, const CfSpec * spec,
+cf_backend_cuda_submit (CfBackend * backend, guint slot, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
   CfBackendCuda *self = (CfBackendCuda *) backend;
-  guint ring = MIN (backend->max_in_flight, MAX_SLOTS);
-  CfCudaSlot *slot = &self->slots[(self->head + self->count) % ring];
+  CfCudaSlot *s = &self->slots[slot];
   gboolean ok;
   int previous;
 
-  if (self->count >= ring) {
-    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
-        "%u frames already in flight", self->count);
-    return FALSE;
-  }
   if (!enter_device (self, &previous, error))
     return FALSE;
-  ok = queue_frame (slot, self->method, spec, layout, in, out, error);
-  if (ok)
-    self->count++;
-  else
-    recover (slot);
+  ok = queue_frame (self, s, spec, layout, in, out, error);
+  if (!ok)
+    recover (s);
   leave_device (self, previous);
   return ok;
 }
 
 static gboolean
-cf_backend_cuda_wait (CfBackend * backend, GError ** error)
+cf_backend_cuda_wait (CfBackend * backend, guint slot, GError ** error)
 {
   CfBackendCuda *self = (CfBackendCuda *) backend;
-  guint ring = MIN (backend->max_in_flight, MAX_SLOTS);
-  CfCudaSlot *slot = &self->slots[self->head];
+  CfCudaSlot *s = &self->slots[slot];
   gboolean ok;
   int previous;
 
-  g_return_val_if_fail (self->count > 0, FALSE);
-  self->head = (self->head + 1) % ring;
-  self->count--;
   if (!enter_device (self, &previous, error)) {
-    recover (slot);
+    recover (s);
     return FALSE;
   }
-  ok = finish_frame (self, slot, error);
+  ok = finish_frame (self, s, error);
   if (!ok)
-    recover (slot);
+    recover (s);
   leave_device (self, previous);
   return ok;
 }
@@ -436,7 +494,7 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
 
   if (!enter_device (self, &previous, error))
     return FALSE;
-  ok = queue_frame (slot, self->method, spec, layout, in, out, error)
+  ok = queue_frame (self, slot, spec, layout, in, out, error)
       && finish_frame (self, slot, error);
   if (!ok)
     recover (slot);
@@ -453,6 +511,7 @@ cf_backend_cuda_free (CfBackend * backend)
 
   for (int i = 0; i <= MAX_SLOTS; i++)
     slot_clear (&self->slots[i]);
+  cf_launch_plan_free (self->plan.kernel);
   if (entered)
     leave_device (self, previous);
   /* cf_backend_free () owns the description. */

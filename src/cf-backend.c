@@ -1,6 +1,19 @@
-/* cudafilter engine: backend creation and dispatch. */
+/* cudafilter engine: backend creation, dispatch, and the frames in flight:
+ * the base owns their queue and which slot each one uses, so no backend
+ * and no caller keeps a count of its own. */
 #include "config.h"
+#include <string.h>
 #include "cf-backend-private.h"
+
+/* Bad arguments are errors like any other: a caller that gets FALSE always
+ * has a message to show. */
+#define CHECK_ARG(expr) G_STMT_START {                                  \
+    if (G_UNLIKELY (!(expr))) {                                         \
+      g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,             \
+          "%s: invalid argument (%s)", G_STRFUNC, #expr);               \
+      return FALSE;                                                     \
+    }                                                                   \
+  } G_STMT_END
 
 static CfBackend *
 backend_new (CfBackendKind kind, int device_id, GError ** error)
@@ -49,29 +62,47 @@ cf_backend_free (CfBackend * backend)
   if (backend == NULL)
     return;
   /* Frames still in flight finish before their buffers go away. */
-  while (backend->in_flight > 0)
-    cf_backend_wait (backend, NULL);
+  cf_backend_discard (backend, NULL);
   g_free (backend->description);
+  g_free (backend->plan);
   backend->klass->free (backend);
 }
 
 CfBackendKind
 cf_backend_kind (const CfBackend * backend)
 {
-  return backend->kind;
+  return backend ? backend->kind : CF_BACKEND_CPU;
 }
 
 const char *
 cf_backend_describe (const CfBackend * backend)
 {
-  return backend->description;
+  return backend ? backend->description : "none";
+}
+
+const char *
+cf_backend_describe_plan (const CfBackend * backend)
+{
+  return backend && backend->plan ? backend->plan : "none";
+}
+
+void
+cf_backend_take_plan_name (CfBackend * backend, char *name)
+{
+  g_free (backend->plan);
+  backend->plan = name;
 }
 
 /* One check for every backend: a layout the kernels can take, samples of
  * the size the spec was built for. */
 static gboolean
-check_layout (const CfSpec * spec, const CfLayout * layout, GError ** error)
+check_frame (const CfSpec * spec, const CfLayout * layout, const CfFrame * in,
+    const CfFrame * out, GError ** error)
 {
+  CHECK_ARG (spec != NULL);
+  CHECK_ARG (layout != NULL);
+  CHECK_ARG (in != NULL);
+  CHECK_ARG (out != NULL);
   if (layout->n_planes < 0 || layout->n_planes > CF_MAX_PLANES ||
       layout->n_channels < 0 || layout->n_channels > CF_MAX_CHANNELS) {
     g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
@@ -93,10 +124,8 @@ cf_backend_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
-  g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
-  g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
-
-  if (!check_layout (spec, layout, error))
+  CHECK_ARG (backend != NULL);
+  if (!check_frame (spec, layout, in, out, error))
     return FALSE;
   return backend->klass->process (backend, spec, layout, in, out, error);
 }
@@ -104,81 +133,144 @@ cf_backend_process (CfBackend * backend, const CfSpec * spec,
 void
 cf_backend_set_max_in_flight (CfBackend * backend, guint n)
 {
-  g_return_if_fail (backend->in_flight == 0);
-  backend->max_in_flight = MAX (n, 1);
+  g_return_if_fail (backend != NULL);
+  backend->max_in_flight = CLAMP (n, 1, CF_BACKEND_MAX_IN_FLIGHT);
 }
 
 guint
 cf_backend_get_max_in_flight (const CfBackend * backend)
 {
-  return backend->max_in_flight;
+  return backend ? backend->max_in_flight : 0;
 }
 
 guint
 cf_backend_in_flight (const CfBackend * backend)
 {
-  return backend->in_flight;
+  return backend ? backend->count : 0;
+}
+
+/* The lowest slot no frame in flight holds: below the number in flight,
+ * so a backend touches only as many slots as frames it has had at once. */
+static guint
+free_slot (const CfBackend * backend)
+{
+  guint s = 0;
+
+  while (backend->busy_slots & (1u << s))
+    s++;
+  return s;
 }
 
 gboolean
 cf_backend_submit (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
-    GError ** error)
+    gpointer frame_data, GError ** error)
 {
-  GError *err = NULL;
+  CfFlight *flight;
   gint64 start;
+  guint slot;
 
-  g_return_val_if_fail (backend != NULL && spec != NULL, FALSE);
-  g_return_val_if_fail (layout != NULL && in != NULL && out != NULL, FALSE);
-  g_return_val_if_fail (backend->in_flight < backend->max_in_flight, FALSE);
-
-  if (!check_layout (spec, layout, error))
+  CHECK_ARG (backend != NULL);
+  if (!check_frame (spec, layout, in, out, error))
     return FALSE;
+  if (backend->count >= backend->max_in_flight) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "%u frame%s already in flight, the most allowed (%u): wait for one "
+        "first", backend->count, backend->count == 1 ? "" : "s",
+        backend->max_in_flight);
+    return FALSE;
+  }
 
+  slot = free_slot (backend);
   start = g_get_monotonic_time ();
+  flight = &backend->flights[(backend->head + backend->count) %
+      CF_BACKEND_MAX_IN_FLIGHT];
+  memset (flight, 0, sizeof (*flight));
   if (backend->klass->submit) {
-    if (!backend->klass->submit (backend, spec, layout, in, out, error))
+    if (!backend->klass->submit (backend, slot, spec, layout, in, out, error))
       return FALSE;
   } else {
     /* Synchronous backends finish now and report at wait. */
-    backend->klass->process (backend, spec, layout, in, out, &err);
+    backend->klass->process (backend, spec, layout, in, out,
+        &flight->sync_error);
     backend->stats.last_kernel_us = g_get_monotonic_time () - start;
-    g_queue_push_tail (&backend->sync_errors, err);
   }
-  g_queue_push_tail (&backend->submit_times, GSIZE_TO_POINTER (start));
-  backend->in_flight++;
+  flight->data = frame_data;
+  flight->slot = slot;
+  flight->submit_time = start;
+  backend->busy_slots |= 1u << slot;
+  backend->count++;
   return TRUE;
 }
 
-gboolean
-cf_backend_wait (CfBackend * backend, GError ** error)
+/* Takes the oldest frame out of flight: waits for it and returns its
+ * record; its slot is free again. */
+static gboolean
+retire_oldest (CfBackend * backend, CfFlight * done, GError ** error)
 {
   GError *err = NULL;
-  gint64 start;
   gboolean ok;
 
-  g_return_val_if_fail (backend != NULL, FALSE);
-  g_return_val_if_fail (backend->in_flight > 0, FALSE);
-
-  backend->in_flight--;
-  start = GPOINTER_TO_SIZE (g_queue_pop_head (&backend->submit_times));
+  *done = backend->flights[backend->head];
   if (backend->klass->wait) {
-    ok = backend->klass->wait (backend, &err);
+    ok = backend->klass->wait (backend, done->slot, &err);
   } else {
-    err = g_queue_pop_head (&backend->sync_errors);
+    err = done->sync_error;
     ok = err == NULL;
   }
-  if (!ok) {
+  backend->head = (backend->head + 1) % CF_BACKEND_MAX_IN_FLIGHT;
+  backend->count--;
+  backend->busy_slots &= ~(1u << done->slot);
+  if (!ok)
     g_propagate_error (error, err);
+  return ok;
+}
+
+gboolean
+cf_backend_wait (CfBackend * backend, gpointer * frame_data, GError ** error)
+{
+  CfFlight done;
+  gboolean ok;
+
+  if (frame_data)
+    *frame_data = NULL;
+  CHECK_ARG (backend != NULL);
+  if (backend->count == 0) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "No frame in flight to wait for");
     return FALSE;
   }
+  ok = retire_oldest (backend, &done, error);
+  if (frame_data)
+    *frame_data = done.data;
+  if (!ok)
+    return FALSE;
   backend->stats.frames++;
-  backend->stats.last_frame_us = g_get_monotonic_time () - start;
+  backend->stats.last_frame_us = g_get_monotonic_time () - done.submit_time;
   return TRUE;
+}
+
+void
+cf_backend_discard (CfBackend * backend, GDestroyNotify release)
+{
+  if (backend == NULL)
+    return;
+  while (backend->count > 0) {
+    CfFlight done;
+
+    retire_oldest (backend, &done, NULL);
+    if (release)
+      release (done.data);
+  }
 }
 
 void
 cf_backend_get_stats (const CfBackend * backend, CfBackendStats * stats)
 {
+  g_return_if_fail (stats != NULL);
+  if (backend == NULL) {
+    memset (stats, 0, sizeof (*stats));
+    return;
+  }
   *stats = backend->stats;
 }

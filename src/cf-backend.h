@@ -26,6 +26,9 @@ CfBackend *cf_backend_new (CfBackendKind kind, int device_id,
     GError ** error);
 void cf_backend_free (CfBackend * backend);
 
+/* Functions returning FALSE or NULL set their GError, bad arguments (NULL
+ * pointers) included; the others accept a NULL backend (cf_backend_kind
+ * says CPU, cf_backend_describe "none", the counts 0). */
 CfBackendKind cf_backend_kind (const CfBackend * backend);
 /* "cpu" or "cuda:N (device name)". */
 const char *cf_backend_describe (const CfBackend * backend);
@@ -36,19 +39,41 @@ gboolean cf_backend_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error);
 
-/* Frames may be in flight: cf_backend_submit() starts filtering and
- * returns, cf_backend_wait() completes the oldest submitted frame.  Frames
- * complete in submission order; `in` and `out` must stay mapped and
- * untouched until their wait returns.  At most `n` frames may be in flight
- * (default 1); set it before the first submit. */
+/* Frames in flight.  cf_backend_submit () starts filtering a frame and
+ * returns; cf_backend_wait () completes the oldest frame in flight and hands
+ * back the `frame_data` it was submitted with, so the backend is the one
+ * place that knows which frame is where: a caller keeps no queue of its own
+ * and asks cf_backend_in_flight () how many there are.  Frames complete in
+ * submission order; `in` and `out` must stay mapped and untouched until
+ * their frame is handed back (by wait or discard).
+ *
+ * At most cf_backend_get_max_in_flight () frames are in flight (default 1,
+ * at most CF_BACKEND_MAX_IN_FLIGHT); the limit may change at any time, and
+ * frames already in flight are unaffected: submit refuses until fewer than
+ * the new limit are. */
+#define CF_BACKEND_MAX_IN_FLIGHT 16
+
 void cf_backend_set_max_in_flight (CfBackend * backend, guint n);
 guint cf_backend_get_max_in_flight (const CfBackend * backend);
 guint cf_backend_in_flight (const CfBackend * backend);
 gboolean cf_backend_submit (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    gpointer frame_data, GError ** error);
+/* Completes the oldest frame in flight.  Its frame_data goes to
+ * *frame_data (may be NULL) whether or not it succeeded: the frame has left
+ * the backend either way.  FALSE with `error` set if the frame failed, or
+ * if none was in flight (then *frame_data is NULL). */
+gboolean cf_backend_wait (CfBackend * backend, gpointer * frame_data,
     GError ** error);
-/* Waits for the oldest frame; FALSE with `error` set if it failed. */
-gboolean cf_backend_wait (CfBackend * backend, GError ** error);
+/* Completes every frame in flight without reporting their results, oldest
+ * first, handing each one's frame_data to `release` (may be NULL).
+ * cf_backend_free () does the same with no `release`. */
+void cf_backend_discard (CfBackend * backend, GDestroyNotify release);
+
+/* The kernel path the last frame's spec and layout were planned onto, as
+ * the backend chose it once for them ("cpu", "fast separable 4x8-bit K=5
+ * float", ...); "none" before the first frame. */
+const char *cf_backend_describe_plan (const CfBackend * backend);
 
 /* What a user needs to tell whether filtering keeps up. */
 typedef struct
@@ -60,6 +85,7 @@ typedef struct
                                  * copies and queueing included */
 } CfBackendStats;
 
+/* Zeros for a NULL backend. */
 void cf_backend_get_stats (const CfBackend * backend, CfBackendStats * stats);
 
 /* Number of usable CUDA devices (0 without a driver, a device or CUDA

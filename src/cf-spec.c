@@ -4,8 +4,9 @@
  * or a dense matrix) plus a post operation (kernels/cf-arith.h).  Integer sums
  * are exact, so any summation order gives the same bytes on every backend. */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
-#include "cf-spec.h"
+#include "cf-spec-private.h"
 
 #define INT32_LIMIT 2147483647.0
 
@@ -17,7 +18,9 @@
 #define BOX_BITS_8 22
 #define BOX_BITS_16 30
 
-static gint spec_serial = 0;
+/* 64 bits, so serials never repeat (a spec a frame at 1000 fps takes 584
+ * million years to wrap), and atomic: specs are built on any thread. */
+static _Atomic guint64 spec_serial = 0;
 
 void
 cf_params_init (CfParams * params)
@@ -510,9 +513,9 @@ dense_weights_are_bytes (const CfSpec * spec)
 CfSpec *
 cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
 {
-  g_return_val_if_fail (sample_bytes == 1 || sample_bytes == 2, NULL);
-
-  return cf_spec_new_for_depth (params, 8 * sample_bytes, error);
+  /* Depth 0 for any other size: refused with its error below. */
+  return cf_spec_new_for_depth (params, sample_bytes == 1 || sample_bytes == 2
+      ? 8 * sample_bytes : 0, error);
 }
 
 CfSpec *
@@ -522,8 +525,12 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   CfKernelParams *kp;
   gboolean ok;
 
-  g_return_val_if_fail (params != NULL, NULL);
-  g_return_val_if_fail (depth == 8 || (depth > 8 && depth <= 16), NULL);
+  if (params == NULL || !(depth == 8 || (depth > 8 && depth <= 16))) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "cf_spec_new: invalid argument (%s)", params == NULL ?
+        "no parameters" : "sample depths of 8 to 16 bits only");
+    return NULL;
+  }
 
   spec = g_new0 (CfSpec, 1);
   kp = &spec->kp;
@@ -581,8 +588,14 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   kp->ay = kp->kh / 2;
   kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
   kp->dense_bytes = dense_weights_are_bytes (spec);
-  spec->serial = (guint64) g_atomic_int_add (&spec_serial, 1) + 1;
+  spec->serial = atomic_fetch_add (&spec_serial, 1) + 1;
   return spec;
+}
+
+void
+cf_spec_skip_serials (guint64 n)
+{
+  atomic_fetch_add (&spec_serial, n);
 }
 
 void

@@ -1,0 +1,36 @@
+/* cudafilter: the general kernel's part of a launch plan (internal to
+ * kernels/, C++ only).  cf-filter.cu picks and launches it, cf-plan.cu
+ * holds it beside the fast kernels' part. */
+#ifndef CF_PLAN_H
+#define CF_PLAN_H
+
+#include "cf-launch.h"
+#include "cf-device.cuh"
+
+/* What the general kernel reads, by value. */
+struct CfFilterArgs
+{
+  CfDeviceFrame frame;
+  CfKernelParams kp;
+  CfSepWeights sep;
+  const int *dense;
+};
+
+struct CfGeneralPlan
+{
+  CfFilterArgs args;            /* frame and dense filled per frame */
+  CfKernelPick < CfFilterArgs > pick;
+  int rows;                     /* outputs a thread computes down a column */
+};
+
+/* Picks the general kernel for the spec on these channel jobs, whose
+ * largest is max_w x max_h, on a device with `optin` bytes of shared
+ * memory a block; cudaErrorInvalidConfiguration when the tile does not
+ * fit. */
+cudaError_t cf_general_plan (CfGeneralPlan * g, const CfChannel * channels,
+    int n, const CfKernelParams * kp, const CfSepWeights * sep, int optin,
+    int max_w, int max_h);
+cudaError_t cf_general_run (const CfGeneralPlan * g,
+    const CfDeviceFrame * frame, const int *dense, cudaStream_t stream);
+
+#endif /* CF_PLAN_H */

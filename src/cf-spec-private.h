@@ -1,0 +1,15 @@
+/* cudafilter engine: spec internals for the engine's own tests. */
+#ifndef CF_SPEC_PRIVATE_H
+#define CF_SPEC_PRIVATE_H
+
+#include "cf-spec.h"
+
+G_BEGIN_DECLS
+
+/* Advances the serial counter as if `n` specs had been built, so a test
+ * reaches the counts a long-running pipeline does (a GstController sync
+ * builds a spec per frame). */
+void cf_spec_skip_serials (guint64 n);
+
+G_END_DECLS
+#endif /* CF_SPEC_PRIVATE_H */

@@ -1,0 +1,198 @@
+/* cudafilter engine: which kernel a launch plan chooses, without a device
+ * (cf_launch_plan_new_for stands in for the device's shared memory and
+ * compute capability).  The expectations are the kernels' documented
+ * reach: tensor cores for separable linear taps on sm_80 and newer
+ * (cf-mma.cu), the fast 8-bit kernels for 4-sample pixels and
+ * single-sample planes, separable up to 13 taps in fp32 and gradient pairs
+ * up to 7, dense 3x3 and 5x5 (cf-fast.cu), and the general kernel for
+ * everything else, its tile as tall as the shared memory allows
+ * (cf-filter.cu). */
+#include <string.h>
+#include "cf-spec.h"
+#include "cf-layout.h"
+#include "cf-launch.h"
+
+#define H200_OPTIN 232448       /* bytes of shared memory a block, sm_90 */
+#define SM75_OPTIN 65536
+
+static CfSpec *
+spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
+{
+  CfParams params;
+  GError *err = NULL;
+  CfSpec *spec;
+
+  cf_params_init (&params);
+  params.filter = filter;
+  params.sigma = sigma;
+  params.kernel = kernel;
+  params.divisor = 1.0;         /* custom: the integers as they are */
+  spec = cf_spec_new (&params, bytes, &err);
+  g_assert_no_error (err);
+  return spec;
+}
+
+/* The plan's name for `spec` on `samples`-sample pixels (I420-like planes
+ * for 0), on a device of `optin` bytes and compute capability `major`. */
+static char *
+plan_name (const CfSpec * spec, int samples, int optin, int major)
+{
+  CfLayout layout;
+  CfLaunchPlan *plan = NULL;
+  char *name;
+
+  if (samples == 0) {
+    memset (&layout, 0, sizeof layout);
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, 320, 240, 1, 0, 0);
+  } else {
+    cf_layout_init_interleaved (&layout, 640, 480, samples,
+        spec->kp.sample_bytes, samples == 4 ? 0x7 : (1u << samples) - 1);
+  }
+  g_assert_cmpint (cf_launch_plan_new_for (layout.channels,
+          layout.n_channels, &spec->kp, &spec->sep, optin, major, &plan), ==,
+      cudaSuccess);
+  name = g_strdup (cf_launch_plan_name (plan));
+  cf_launch_plan_free (plan);
+  return name;
+}
+
+static void
+expect (const CfSpec * spec, int samples, int optin, int major,
+    const char *want)
+{
+  char *name = plan_name (spec, samples, optin, major);
+
+  g_test_message ("%d samples, compute capability %d.x: %s", samples, major,
+      name);
+  g_assert_cmpstr (name, ==, want);
+  g_free (name);
+}
+
+static void
+test_separable (void)
+{
+  CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
+  CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 1);
+
+  expect (g2, 4, H200_OPTIN, 9,
+      "tensor-core separable, 4-sample pixels (3 filtered), 13 taps");
+  expect (g2, 4, SM75_OPTIN, 7,
+      "fast separable, 4-sample pixels (3 filtered), 13 taps, fp32 sums");
+  expect (g2, 1, H200_OPTIN, 9,
+      "tensor-core separable, 1 single-sample plane, 13 taps");
+  expect (g2, 0, SM75_OPTIN, 7,
+      "fast separable, 3 single-sample planes, 13 taps, fp32 sums");
+  /* Three samples a pixel: no fast layout. */
+  expect (g2, 3, H200_OPTIN, 9,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  /* 49 taps: tensor cores reach 63, the FMA kernels 13. */
+  expect (g8, 4, H200_OPTIN, 9,
+      "tensor-core separable, 4-sample pixels (3 filtered), 49 taps");
+  expect (g8, 4, SM75_OPTIN, 7,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  cf_spec_free (g2);
+  cf_spec_free (g8);
+}
+
+static void
+test_gradients (void)
+{
+  CfSpec *sobel = spec_new (CF_FILTER_SOBEL, 1.0, NULL, 1);
+  CfSpec *sobel_x = spec_new (CF_FILTER_SOBEL_X, 1.0, NULL, 1);
+
+  /* Pairs stay on the FMA kernels whatever the device. */
+  expect (sobel, 1, H200_OPTIN, 9, "fast separable, 1 single-sample plane, "
+      "3 taps, fp32 sums, gradient pair");
+  expect (sobel, 4, H200_OPTIN, 9, "fast separable, 4-sample pixels (3 "
+      "filtered), 3 taps, fp32 sums, gradient pair");
+  expect (sobel_x, 4, H200_OPTIN, 9,
+      "tensor-core separable, 4-sample pixels (3 filtered), 3 taps");
+  cf_spec_free (sobel);
+  cf_spec_free (sobel_x);
+}
+
+static void
+test_dense (void)
+{
+  CfSpec *lap = spec_new (CF_FILTER_LAPLACIAN, 1.0, NULL, 1);
+  CfSpec *big = spec_new (CF_FILTER_CUSTOM, 1.0,
+      "1 200 3; 4 5 6; 7 8 9", 1);
+  CfSpec *seven = spec_new (CF_FILTER_CUSTOM, 1.0,
+      "1 0 0 0 0 0 2; 0 3 0 0 0 0 0; 0 0 0 0 0 0 0; 0 0 0 1 0 0 0;"
+      "0 0 0 0 0 0 0; 0 0 0 0 0 5 0; 2 0 0 0 0 0 1", 1);
+  GString *k63 = g_string_new (NULL);
+  CfSpec *huge;
+
+  expect (lap, 4, H200_OPTIN, 9, "fast dense, 4-sample pixels (3 "
+      "filtered), 3x3 taps, byte taps (dp4a)");
+  expect (lap, 1, SM75_OPTIN, 7, "fast dense, 1 single-sample plane, 3x3 "
+      "taps, byte taps (dp4a)");
+  /* A tap of 200 is no signed byte. */
+  expect (big, 1, H200_OPTIN, 9,
+      "fast dense, 1 single-sample plane, 3x3 taps, int32");
+  expect (seven, 4, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+
+  /* 63 x 63 taps: the tall tile needs more than 48 KB, one row fits. */
+  for (int j = 0; j < 63; j++) {
+    for (int i = 0; i < 63; i++)
+      g_string_append (k63, (i * 7 + j * 3) % 5 == 0 ? "2 " : "1 ");
+    g_string_append (k63, j < 62 ? ";" : "");
+  }
+  huge = spec_new (CF_FILTER_CUSTOM, 1.0, k63->str, 1);
+  g_assert_false (huge->kp.separable);
+  expect (huge, 1, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (huge, 1, 49152, 7,
+      "general dense, 8-bit samples, 32-bit sums, 1 row a thread");
+  g_string_free (k63, TRUE);
+  cf_spec_free (huge);
+  cf_spec_free (lap);
+  cf_spec_free (big);
+  cf_spec_free (seven);
+}
+
+static void
+test_sixteen_bit (void)
+{
+  CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 2);
+  char *name = plan_name (g, 1, H200_OPTIN, 9);
+
+  g_assert_true (g_str_has_prefix (name, "general separable, 16-bit "));
+  g_free (name);
+  cf_spec_free (g);
+}
+
+static void
+test_empty_and_invalid (void)
+{
+  CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 1.0, NULL, 1);
+  CfChannel bad = { CF_CHANNEL_FILTER, CF_MAX_PLANES, 8, 8, 1, 0, 0, 1, 8, 0 };
+  CfChannel empty = { CF_CHANNEL_FILTER, 0, 0, 0, 1, 0, 0, 1, 8, 0 };
+  CfLaunchPlan *plan = NULL;
+
+  g_assert_cmpint (cf_launch_plan_new_for (&bad, 1, &g->kp, &g->sep,
+          H200_OPTIN, 9, &plan), ==, cudaErrorInvalidValue);
+  g_assert_null (plan);
+  g_assert_cmpint (cf_launch_plan_new_for (&empty, 1, &g->kp, &g->sep,
+          H200_OPTIN, 9, &plan), ==, cudaSuccess);
+  g_assert_cmpstr (cf_launch_plan_name (plan), ==, "nothing to filter");
+  cf_launch_plan_free (plan);
+  g_assert_cmpstr (cf_launch_plan_name (NULL), ==, "none");
+  cf_spec_free (g);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/plan/separable", test_separable);
+  g_test_add_func ("/plan/gradients", test_gradients);
+  g_test_add_func ("/plan/dense", test_dense);
+  g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
+  g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
+  return g_test_run ();
+}
