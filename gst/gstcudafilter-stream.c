@@ -452,9 +452,17 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  /* The base class calls again until no buffer comes out. */
-  if (self->pending.length >= MAX (self->depth, 1))
+  /* The base class calls again until no buffer comes out.  The first frame
+   * after a start or a flush leaves as soon as it is done: the sink prerolls
+   * on it, and holding it for `depth` frames kept a flushing seek's
+   * pipeline in PAUSED that long (an EOS sent meanwhile holds the
+   * pipeline's state lock waiting for the streaming thread, which waits in
+   * the sink's preroll for the state change the lock blocks). */
+  if (!g_queue_is_empty (&self->pending) && (!self->prerolled
+          || self->pending.length >= MAX (self->depth, 1))) {
+    self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
+  }
   return GST_FLOW_OK;
 }
 
@@ -463,8 +471,10 @@ gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_cuda_filter_stream_discard (self);
+    self->prerolled = FALSE;
+  }
   else if (GST_EVENT_IS_SERIALIZED (event))
     drain (self);               /* EOS, caps, segment...: frames go first */
 

@@ -627,6 +627,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   self->depth = 0;
+  self->prerolled = FALSE;
   return TRUE;
 }
 

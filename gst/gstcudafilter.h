@@ -37,6 +37,7 @@ struct _GstCudaFilter
   gboolean fallback_warned;
   guint depth;                  /* frames in flight in use; 0 = not chosen */
   GQueue pending;               /* CfPendingFrame *, oldest first */
+  gboolean prerolled;           /* a frame left since start or flush */
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
