@@ -36,6 +36,8 @@
 #endif
 
 #include "gstcudafilter.h"
+#include "gstcudafilter-stream.h"
+#include "gstcudafilter-allocation.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-presets.h"
 #include "cudafilter-cuda-memory.h"
@@ -251,15 +253,35 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
 
+  /* Every vfunc is installed here, each from the file that owns its
+   * state, and each chains up to GstVideoFilter's by itself. */
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
-  /* Frames in flight, allocation and latency live in
-   * gstcudafilter-stream.c. */
-  gst_cuda_filter_stream_init_class (trans_class);
-
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+
+  /* Frames in flight and latency: gstcudafilter-stream.c. */
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_generate_output);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_query);
+  vfilter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_transform_frame);
+
+  /* Pools: gstcudafilter-allocation.c. */
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
+
+  /* set_context, transform_caps and fixate_caps for memory:CUDAMemory,
+   * when built with it: cudafilter-cuda-memory.c. */
+  gst_cuda_filter_cuda_init_class (trans_class);
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
       "CUDA convolution filter");
@@ -549,23 +571,14 @@ gst_cuda_filter_get_device_id (GstCudaFilter * self)
   return id;
 }
 
-static gboolean
-gst_cuda_filter_start (GstBaseTransform * trans)
+/* The backend `choice` asks for, or NULL with an error posted. */
+static CfBackend *
+make_backend (GstCudaFilter * self, GstCudaFilterBackend choice,
+    gint device_id)
 {
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterBackend choice;
-  gint device_id;
+  CfBackend *backend = NULL;
   GError *err = NULL;
   gchar *why = NULL;
-
-  GST_OBJECT_LOCK (self);
-  choice = self->backend_choice;
-  device_id = self->device_id;
-  self->dirty = TRUE;
-  GST_OBJECT_UNLOCK (self);
-
-  g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_stats_reset (self);
 
   if (choice == GST_CUDA_FILTER_BACKEND_CUDA) {
     if (cf_cuda_device_count (&why) == 0) {
@@ -574,26 +587,26 @@ gst_cuda_filter_start (GstBaseTransform * trans)
               "or backend=auto to filter on the CPU.", GST_STR_NULL (why)),
           (NULL));
       g_free (why);
-      return FALSE;
+      return NULL;
     }
-    self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
-    if (self->backend == NULL) {
+    backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+    if (backend == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
           ("Could not use CUDA device %d: %s. Pick another cuda-device-id, "
-              "or use backend=cpu or backend=auto.", device_id, err->message),
-          (NULL));
-      g_error_free (err);
-      return FALSE;
+              "or use backend=cpu or backend=auto.", device_id,
+              err ? err->message : "no reason given"), (NULL));
+      g_clear_error (&err);
+      return NULL;
     }
   } else if (choice == GST_CUDA_FILTER_BACKEND_AUTO) {
     if (cf_cuda_device_count (&why) > 0) {
-      self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
-      if (self->backend == NULL) {
-        why = g_strdup (err->message);
+      backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+      if (backend == NULL) {
+        why = g_strdup (err ? err->message : "no reason given");
         g_clear_error (&err);
       }
     }
-    if (self->backend == NULL && !self->fallback_warned) {
+    if (backend == NULL && !self->fallback_warned) {
       self->fallback_warned = TRUE;
       GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
           ("No usable CUDA device (%s): filtering on the CPU, with the same "
@@ -603,31 +616,63 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   }
   g_free (why);
 
-  if (self->backend == NULL) {
-    self->backend = cf_backend_new (CF_BACKEND_CPU, -1, &err);
-    if (self->backend == NULL) {
+  if (backend == NULL) {
+    backend = cf_backend_new (CF_BACKEND_CPU, -1, &err);
+    if (backend == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Could not start the CPU backend: %s", err->message), (NULL));
-      g_error_free (err);
-      return FALSE;
+          ("Could not start the CPU backend: %s",
+              err ? err->message : "no reason given"), (NULL));
+      g_clear_error (&err);
     }
   }
+  return backend;
+}
 
+/* A CUDA context set on the element (by the application, or shared in the
+ * pipeline) hosts the backend from the start; otherwise one is taken only
+ * when CUDA memory is negotiated (gstcudafilter-stream.c's set_caps). */
+static gboolean
+gst_cuda_filter_start (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstCudaFilterBackend choice;
+  gint device_id;
+  gboolean pushed;
+
+  GST_OBJECT_LOCK (self);
+  choice = self->backend_choice;
+  device_id = self->device_id;
+  self->dirty = TRUE;
+  GST_OBJECT_UNLOCK (self);
+
+  gst_cuda_filter_stats_reset (self);
+  pushed = gst_cuda_filter_cuda_push (self);
+  self->backend = make_backend (self, choice, device_id);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (self->backend == NULL)
+    return FALSE;
+  self->backend_in_context = pushed;
   GST_INFO_OBJECT (self, "filtering on %s",
       cf_backend_describe (self->backend));
   return TRUE;
 }
 
+/* Pending frames and the backend go in the context they were made in. */
 static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  gboolean pushed = gst_cuda_filter_cuda_push (self);
 
   gst_cuda_filter_stream_discard (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
+  gst_cuda_filter_cuda_pop (pushed);
   self->depth = 0;
   self->prerolled = FALSE;
+  self->backend_in_context = FALSE;
+  self->memory_path = 0;
+  gst_cuda_filter_cuda_close (self);
   return TRUE;
 }
 

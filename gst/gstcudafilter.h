@@ -48,11 +48,9 @@ struct _GstCudaFilter
  * streaming half and the CUDA-memory glue). */
 gint gst_cuda_filter_get_device_id (GstCudaFilter * self);
 
-/* Between the element and its streaming half (gstcudafilter-stream.c). */
+/* Rebuilds the spec and layout when properties changed (or `force`). */
 gboolean gst_cuda_filter_prepare (GstCudaFilter * self,
     const GstVideoInfo * info, gboolean force);
-void gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class);
-void gst_cuda_filter_stream_discard (GstCudaFilter * self);
 
 GST_ELEMENT_REGISTER_DECLARE (cudafilter);
 
