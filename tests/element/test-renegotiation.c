@@ -11,7 +11,7 @@
 #include <gst/video/video.h>
 
 #define DEPTH 4
-#define SIZE (16 * 8)
+#define SIZE (8 * 4 * 4)           /* RGBA 8x4: a format CUDA memory carries */
 
 static const gchar *const backends[] = { "cpu", "auto", "cuda" };
 
@@ -94,10 +94,10 @@ renegotiate (const gchar * backend, const gchar * first, const gchar * next)
 
   g_free (desc);
   gst_harness_set_sink_caps_str (h, first);
-  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=16,"
-      "height=8,framerate=25/1");
   gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, record, &seen, NULL);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=RGBA,width=8,"
+      "height=4,framerate=25/1");
 
   for (v = 10; v <= 30; v += 10)
     fail_unless_equals_int (gst_harness_push (h, frame (v)), GST_FLOW_OK);
