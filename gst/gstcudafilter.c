@@ -302,7 +302,21 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->backend_choice = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
+  g_queue_init (&self->refusals);
+  cf_params_init (&self->applied);
+  self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+}
+
+/* Forgets the last spec's parameters: the next start is a first start. */
+static void
+clear_applied (GstCudaFilter * self)
+{
+  g_free ((gchar *) self->applied.kernel);
+  cf_params_init (&self->applied);
+  self->applied.kernel = NULL;
+  self->have_applied = FALSE;
+  self->incomplete_warned = FALSE;
 }
 
 static void
@@ -311,6 +325,8 @@ gst_cuda_filter_finalize (GObject * object)
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
   g_free (self->kernel);
+  g_queue_clear_full (&self->refusals, g_free);
+  clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   gst_clear_object (&self->cuda_context);
@@ -384,7 +400,7 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
     const GError * err)
 {
   GValue old = G_VALUE_INIT;
-  gchar *old_str, *new_str;
+  gchar *old_str, *new_str, *text;
 
   g_value_init (&old, G_PARAM_SPEC_VALUE_TYPE (pspec));
   g_object_get_property (G_OBJECT (self), pspec->name, &old);
@@ -393,10 +409,20 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
 
   GST_WARNING_OBJECT (self, "Rejected %s=%s: %s", pspec->name,
       GST_STR_NULL (new_str), err->message);
-  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
-      ("Invalid value %s for property '%s': %s. Accepted: %s. Keeping %s.",
-          GST_STR_NULL (new_str), pspec->name, err->message,
-          accepted_values (pspec->param_id), GST_STR_NULL (old_str)), (NULL));
+  text = g_strdup_printf ("Invalid value %s for property '%s': %s. "
+      "Accepted: %s. Keeping %s.", GST_STR_NULL (new_str), pspec->name,
+      err->message, accepted_values (pspec->param_id), GST_STR_NULL (old_str));
+
+  /* gst-launch-1.0 sets properties before the element has a bus, where a
+   * warning would be lost: the element posts those when it starts. */
+  GST_OBJECT_LOCK (self);
+  if (GST_ELEMENT_BUS (self) == NULL) {
+    g_queue_push_tail (&self->refusals, g_steal_pointer (&text));
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (text != NULL)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+  g_free (text);
 
   g_free (old_str);
   g_free (new_str);
@@ -638,13 +664,21 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GstCudaFilterBackend choice;
   gint device_id;
   gboolean pushed;
+  GQueue refusals;
+  gchar *text;
 
   GST_OBJECT_LOCK (self);
   choice = self->backend_choice;
   device_id = self->device_id;
   self->dirty = TRUE;
+  refusals = self->refusals;
+  g_queue_init (&self->refusals);
   GST_OBJECT_UNLOCK (self);
 
+  while ((text = g_queue_pop_head (&refusals)) != NULL) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+    g_free (text);
+  }
   gst_cuda_filter_stats_reset (self);
   pushed = gst_cuda_filter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id);
@@ -668,6 +702,7 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   gst_cuda_filter_cuda_pop (pushed);
+  clear_applied (self);
   self->depth = 0;
   self->prerolled = FALSE;
   self->backend_in_context = FALSE;
@@ -712,11 +747,27 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   GST_OBJECT_UNLOCK (self);
 
   if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("filter=custom needs the 'kernel' property: a matrix with rows "
-            "separated by ';' and values by spaces or commas, e.g. "
-            CUSTOM_KERNEL_EXAMPLE "."), (NULL));
-    goto failed;
+    if (!self->have_applied) {   /* at start: nothing to keep */
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("filter=custom needs the 'kernel' property: a matrix with rows "
+              "separated by ';' and values by spaces or commas, e.g. "
+              CUSTOM_KERNEL_EXAMPLE "."), (NULL));
+      goto failed;
+    }
+    /* A change under way (filter set, kernel to come): keep filtering as
+     * before until it is complete. */
+    if (!self->incomplete_warned) {
+      self->incomplete_warned = TRUE;
+      GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+          ("filter=custom needs the 'kernel' property (e.g. "
+              CUSTOM_KERNEL_EXAMPLE "): filtering as before until it is "
+              "set."), (NULL));
+    }
+    g_free ((gchar *) params.kernel);
+    params = self->applied;
+    params.kernel = g_strdup (self->applied.kernel);
+  } else {
+    self->incomplete_warned = FALSE;
   }
 
   if (!gst_cuda_filter_layout_from_info (info,
@@ -737,7 +788,9 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   g_clear_pointer (&self->spec, cf_spec_free);
   self->spec = spec;
   self->layout = layout;
-  g_free ((gchar *) params.kernel);
+  g_free ((gchar *) self->applied.kernel);
+  self->applied = params;       /* takes the kernel copy */
+  self->have_applied = TRUE;
   GST_DEBUG_OBJECT (self, "spec rebuilt for %s %dx%d",
       GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
       GST_VIDEO_INFO_HEIGHT (info));

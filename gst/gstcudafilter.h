@@ -28,12 +28,18 @@ struct _GstCudaFilter
   gint device_id;
   guint frames_in_flight;       /* 0 = auto: 1 when live, else 4 */
   gboolean dirty;               /* spec and layout must be rebuilt */
+  GQueue refusals;              /* gchar *: refused values set before the
+                                 * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
   /* Streaming state, touched only by the streaming thread (and start/stop). */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
+  CfParams applied;             /* what `spec` was built from (kernel
+                                 * owned), when have_applied */
+  gboolean have_applied;
+  gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
   guint depth;                  /* frames in flight in use; 0 = not chosen */
   GQueue pending;               /* CfPendingFrame *, oldest first */
