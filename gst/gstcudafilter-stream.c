@@ -252,12 +252,17 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 static gboolean
 move_backend (GstCudaFilter * self, GstObject * old_ctx, gint device_id)
 {
-  CfBackend *backend;
+  CfBackend *backend = NULL;
   GError *err = NULL;
   gboolean pushed;
 
   pushed = gst_cuda_filter_cuda_push (self);
-  backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
+  /* CUDAFILTER_FAULT=context: the tests' way to make this fail. */
+  if (g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "context") == 0)
+    g_set_error (&err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "injected fault (CUDAFILTER_FAULT=context)");
+  else
+    backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
   gst_cuda_filter_cuda_pop (pushed);
   if (backend == NULL) {
     gst_cuda_filter_cuda_set_context_object (self, old_ctx);
