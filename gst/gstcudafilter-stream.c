@@ -387,10 +387,11 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   }
   /* The base class calls again until no buffer comes out.  The first frame
    * after a start or a flush leaves as soon as it is done: the sink prerolls
-   * on it, and holding it for `depth` frames kept a flushing seek's
-   * pipeline in PAUSED that long (an EOS sent meanwhile holds the
-   * pipeline's state lock waiting for the streaming thread, which waits in
-   * the sink's preroll for the state change the lock blocks). */
+   * on it, and held for `depth` frames a seek's preroll came that much
+   * later, into the time the application sends its next event (an EOS sent
+   * while a preroll is committed deadlocks in GStreamer: send_event holds
+   * the pipeline's state lock waiting for the streaming thread, which waits
+   * in the sink's preroll for the state change the lock blocks). */
   if (!g_queue_is_empty (&self->pending) && (!self->prerolled
           || self->pending.length >= MAX (self->depth, 1))) {
     self->prerolled = TRUE;

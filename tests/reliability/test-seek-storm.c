@@ -1,11 +1,12 @@
 /* cudafilter reliability: flushing seeks while frames are in flight.
  *
  * After a flush the first frame leaves the element as soon as it is done,
- * whatever frames-in-flight says: the sink prerolls on it, and a pipeline
- * kept in PAUSED for `depth` frames after each seek is where an EOS sent by
- * the application deadlocks (gst_element_send_event holds the pipeline's
- * state lock waiting for the source's streaming thread, which waits in the
- * sink's preroll for the state change that lock blocks).
+ * whatever frames-in-flight says: the sink prerolls on it.  Held for
+ * `depth` frames, each seek's preroll came that much later, into the time
+ * an application sends its next event; an EOS sent while a preroll is
+ * committed deadlocks in GStreamer (gst_element_send_event holds the
+ * pipeline's state lock waiting for the source's streaming thread, which
+ * waits in the sink's preroll for the state change that lock blocks).
  *
  * Then storms: a pipeline filtering a fast test source with several frames
  * in flight takes 60 flushing seeks 3 ms apart, then EOS, many times.  The
