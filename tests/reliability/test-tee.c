@@ -13,7 +13,7 @@
 #include "rel-common.h"
 
 #define BRANCHES 4
-#define FRAMES 200
+#define FRAMES 120
 
 /* Keeps a checksum (FNV-1a) of each frame an appsink gets. */
 static GstFlowReturn
