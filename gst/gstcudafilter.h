@@ -45,7 +45,9 @@ struct _GstCudaFilter
   GQueue pending;               /* CfPendingFrame *, oldest first */
   gboolean prerolled;           /* a frame left since start or flush */
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
-                                 * (cudafilter-cuda-memory.c), or NULL */
+                                 * (cudafilter-cuda-memory.c), or NULL;
+                                 * replaced under the object lock, read
+                                 * with a reference off this thread */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
   gint memory_path;             /* last (input, output) on device, for logs */
 };
