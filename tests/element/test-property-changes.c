@@ -251,6 +251,41 @@ GST_START_TEST (test_launch_line_refusals_are_posted)
 
 GST_END_TEST;
 
+/* What a user sees: gst-launch-1.0 itself prints the refusal. */
+GST_START_TEST (test_gst_launch_prints_refusal)
+{
+  gchar *launch = g_find_program_in_path ("gst-launch-1.0");
+  gchar *out = NULL, *err = NULL;
+  gint status = 0;
+  gchar *argv[] = { launch, (gchar *) "videotestsrc", (gchar *) "num-buffers=2",
+    (gchar *) "!", (gchar *) "cudafilter", (gchar *) "backend=cpu",
+    (gchar *) "filter=gaussian", (gchar *) "kernel-size=4", (gchar *) "!",
+    (gchar *) "fakesink", NULL
+  };
+  gchar **env;
+
+  if (launch == NULL) {
+    g_print ("SKIP %s: gst-launch-1.0 not found\n", __func__);
+    return;
+  }
+  /* Our plugin and the system ones, whatever the test's registry. */
+  env = g_get_environ ();
+  env = g_environ_setenv (env, "GST_PLUGIN_SYSTEM_PATH_1_0",
+      SYSTEM_PLUGINS_DIR, TRUE);
+  env = g_environ_unsetenv (env, "GST_REGISTRY");
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err, &status, NULL));
+  fail_unless (strstr (out, "WARNING") && strstr (out, "'kernel-size'")
+      && strstr (out, "Invalid value 4"), "gst-launch-1.0 printed:\n%s\n%s",
+      out, err);
+  g_strfreev (env);
+  g_free (out);
+  g_free (err);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 /* An element with a bus posts at once, and not again when it starts. */
 GST_START_TEST (test_refusal_with_a_bus_posts_at_once)
 {
@@ -299,6 +334,7 @@ property_changes_suite (void)
   tcase_add_loop_test (tc, test_launch_line_refusals_are_posted, 0,
       G_N_ELEMENTS (backends));
   tcase_add_test (tc, test_refusal_with_a_bus_posts_at_once);
+  tcase_add_test (tc, test_gst_launch_prints_refusal);
   return s;
 }
 
