@@ -416,9 +416,8 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
   /* gst-launch-1.0 sets properties before the element has a bus, where a
    * warning would be lost: the element posts those when it starts. */
   GST_OBJECT_LOCK (self);
-  if (GST_ELEMENT_BUS (self) == NULL) {
+  if (GST_ELEMENT_BUS (self) == NULL)
     g_queue_push_tail (&self->refusals, g_steal_pointer (&text));
-  }
   GST_OBJECT_UNLOCK (self);
   if (text != NULL)
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
