@@ -132,16 +132,39 @@ gst_cuda_filter_cuda_memory_caps (const GValue * formats)
 
 #define CTX(self) ((GstCudaContext **) &(self)->cuda_context)
 
-static GstElementClass *parent_element_class;
+/* The element's context, with a reference, for threads other than the
+ * streaming thread (which alone replaces it, under the object lock). */
+static GstCudaContext *
+ref_context (GstCudaFilter * self)
+{
+  GstObject *ctx;
 
+  GST_OBJECT_LOCK (self);
+  ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  return (GstCudaContext *) ctx;
+}
+
+/* A context given by the application or a neighbour is taken only while
+ * the element has none: the backend lives in the one it has. */
 static void
 gst_cuda_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (element);
+  GstCudaContext *ctx = ref_context (self);
+  gboolean had = ctx != NULL;
 
   gst_cuda_handle_set_context (element, context,
-      gst_cuda_filter_get_device_id (self), CTX (self));
-  parent_element_class->set_context (element, context);
+      gst_cuda_filter_get_device_id (self), &ctx);
+  if (!had && ctx != NULL) {
+    GST_OBJECT_LOCK (self);
+    if (self->cuda_context == NULL)
+      self->cuda_context = GST_OBJECT (g_steal_pointer (&ctx));
+    GST_OBJECT_UNLOCK (self);
+  }
+  gst_clear_object (&ctx);
+  GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context
+      (element, context);
 }
 
 /* Every structure in both memories, its own first: the element reads and
@@ -224,7 +247,6 @@ gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (trans_class);
 
-  parent_element_class = g_type_class_peek_parent (trans_class);
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_context);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_caps);
@@ -240,6 +262,9 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
         "CUDA context");
     return FALSE;
   }
+  /* Writes the field from NULL to a new context (its neighbours' answers
+   * arrive through set_context, which does the same under the lock);
+   * nothing is freed meanwhile, so a reader under the lock sees either. */
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
           CTX (self))) {
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
@@ -252,19 +277,25 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
 void
 gst_cuda_filter_cuda_close (GstCudaFilter * self)
 {
-  gst_clear_object (&self->cuda_context);
+  gst_cuda_filter_cuda_set_context_object (self, NULL);
+}
+
+gboolean
+gst_cuda_filter_cuda_push_context (GstObject * context)
+{
+  if (context == NULL)
+    return FALSE;
+  if (!gst_cuda_context_push (GST_CUDA_CONTEXT (context))) {
+    GST_WARNING_OBJECT (context, "could not make the CUDA context current");
+    return FALSE;
+  }
+  return TRUE;
 }
 
 gboolean
 gst_cuda_filter_cuda_push (GstCudaFilter * self)
 {
-  if (self->cuda_context == NULL)
-    return FALSE;
-  if (!gst_cuda_context_push (GST_CUDA_CONTEXT (self->cuda_context))) {
-    GST_WARNING_OBJECT (self, "could not make the CUDA context current");
-    return FALSE;
-  }
-  return TRUE;
+  return gst_cuda_filter_cuda_push_context (self->cuda_context);
 }
 
 void
@@ -274,13 +305,20 @@ gst_cuda_filter_cuda_pop (gboolean pushed)
     gst_cuda_context_pop (NULL);
 }
 
+/* Neighbours ask from their own threads, while the streaming thread may
+ * replace the context: answer with a reference of our own. */
 gboolean
 gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
 {
+  GstCudaContext *ctx;
+  gboolean ret;
+
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
     return FALSE;
-  return gst_cuda_handle_context_query (GST_ELEMENT (self), query,
-      (GstCudaContext *) self->cuda_context);
+  ctx = ref_context (self);
+  ret = gst_cuda_handle_context_query (GST_ELEMENT (self), query, ctx);
+  gst_clear_object (&ctx);
+  return ret;
 }
 
 static GstCudaMemory *
@@ -317,9 +355,16 @@ void
 gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
     GstObject * context)
 {
+  GstObject *old;
+
   GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " -> %"
       GST_PTR_FORMAT, self->cuda_context, context);
-  gst_object_replace (&self->cuda_context, context);
+  GST_OBJECT_LOCK (self);
+  old = self->cuda_context;
+  self->cuda_context = context ? gst_object_ref (context) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  /* Outside the lock: the last unref may run the context's dispose. */
+  gst_clear_object (&old);
 }
 
 /* Every memory of `buf` is CUDA memory of the element's context. */
@@ -486,7 +531,13 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
 void
 gst_cuda_filter_cuda_close (GstCudaFilter * self)
 {
-  gst_clear_object (&self->cuda_context);
+  gst_cuda_filter_cuda_set_context_object (self, NULL);
+}
+
+gboolean
+gst_cuda_filter_cuda_push_context (GstObject * context)
+{
+  return FALSE;
 }
 
 gboolean
@@ -517,7 +568,13 @@ void
 gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
     GstObject * context)
 {
-  gst_object_replace (&self->cuda_context, context);
+  GstObject *old;
+
+  GST_OBJECT_LOCK (self);
+  old = self->cuda_context;
+  self->cuda_context = context ? gst_object_ref (context) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  gst_clear_object (&old);
 }
 
 gboolean

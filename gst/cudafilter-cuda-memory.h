@@ -24,7 +24,8 @@ G_BEGIN_DECLS
  * caps without the cuda-memory feature. */
 GstCaps *gst_cuda_filter_cuda_memory_caps (const GValue * formats);
 
-/* Installs set_context and transform_caps (with the feature only). */
+/* Installs set_context, transform_caps and fixate_caps (with the feature
+ * only); they chain up to GstVideoFilter's. */
 void gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class);
 
 /* Finds or creates the CUDA context for `device_id` (-1 = any): set on the
@@ -36,6 +37,8 @@ void gst_cuda_filter_cuda_close (GstCudaFilter * self);
 /* Makes the element's context current on this thread around engine calls;
  * returns whether something was pushed, to give to _pop. */
 gboolean gst_cuda_filter_cuda_push (GstCudaFilter * self);
+/* The same for a given context (NULL: nothing is pushed). */
+gboolean gst_cuda_filter_cuda_push_context (GstObject * context);
 void gst_cuda_filter_cuda_pop (gboolean pushed);
 
 /* Answers a context query with the element's context. */
@@ -47,7 +50,8 @@ gboolean gst_cuda_filter_cuda_handle_query (GstCudaFilter * self,
  * else NULL. */
 GstObject *gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self,
     GstBuffer * buf, gint device_id);
-/* Replaces the element's context (reference taken). */
+/* Replaces the element's context (reference taken; NULL: none), under
+ * the object lock: only the streaming thread (and start/stop) calls it. */
 void gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
     GstObject * context);
 

@@ -6,24 +6,23 @@
  * GPU.  The backend holds each frame until its wait hands it back: the one
  * record of which frame is where.
  * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
- * segments, ...) drain every pending frame first; a flush discards them.
+ * segments, ...) and renegotiation drain every pending frame first; a flush
+ * discards them.  This file owns the queue of pending frames.
  *
- * Allocation: upstream is offered a pool of pinned host memory, and outputs
- * come from one unless downstream provides special memory.  With
- * memory:CUDAMemory caps, pools of CUDA memory in the shared context
- * instead, and the backend reads and writes the buffers in place
- * (cudafilter-cuda-memory.c).  Every engine call runs with that context
- * current, where the backend's streams and buffers live. */
+ * With memory:CUDAMemory caps the backend reads and writes the buffers in
+ * place, in the element's shared CUDA context (cudafilter-cuda-memory.c).
+ * Every engine call runs with that context current, where the backend's
+ * streams and buffers live. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstcudafilter.h"
+#include "gstcudafilter-stream.h"
 #include "cudafilter-layout.h"
-#include "cudafilter-host-allocator.h"
 #include "cudafilter-stats.h"
 #include "cudafilter-cuda-memory.h"
-#include "cf-host-memory.h"
+#include "cudafilter-pin.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -37,9 +36,9 @@ typedef struct
   GstVideoFrame in, out;
 } CfPendingFrame;
 
-static GstBaseTransformClass *base_class;
-static gboolean (*element_start) (GstBaseTransform * trans);
-static gboolean (*element_stop) (GstBaseTransform * trans);
+/* GstVideoFilter's vfuncs, which these chain up to. */
+#define PARENT_CLASS \
+  GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))
 
 static void
 pending_free (CfPendingFrame * pf)
@@ -106,8 +105,9 @@ frame_failed (GstCudaFilter * self, CfPendingFrame * pf, GError * err)
 {
   GST_ELEMENT_ERROR (self, STREAM, FAILED,
       ("Filtering a frame on %s failed: %s",
-          cf_backend_describe (self->backend), err->message), (NULL));
-  g_error_free (err);
+          cf_backend_describe (self->backend),
+          err ? err->message : "no reason given"), (NULL));
+  g_clear_error (&err);
   if (pf)
     pending_free (pf);
   return GST_FLOW_ERROR;
@@ -164,52 +164,6 @@ drain (GstCudaFilter * self)
   return ret;
 }
 
-#define SEEN_QUARK (g_quark_from_static_string ("cudafilter-seen"))
-#define PINNED_QUARK (g_quark_from_static_string ("cudafilter-pinned"))
-
-static void
-unpin (gpointer base)
-{
-  cf_host_unregister (base);
-}
-
-/* Upstream system memory is pinned the second time it is seen: pools
- * recycle their memory, so it will come back and every later upload runs
- * at pinned speed; one-off buffers are left alone.  The pin goes with the
- * memory (qdata), released when the memory is freed. */
-static void
-pin_recycled_memory (GstBuffer * buf)
-{
-  guint i, n = gst_buffer_n_memory (buf);
-
-  for (i = 0; i < n; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buf, i);
-    GstMiniObject *root;
-    GstMapInfo map;
-    guint8 *base;
-
-    if (mem->parent)
-      mem = mem->parent;
-    root = GST_MINI_OBJECT_CAST (mem);
-    if (!gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM)
-        || gst_mini_object_get_qdata (root, PINNED_QUARK))
-      continue;
-    if (!gst_mini_object_get_qdata (root, SEEN_QUARK)) {
-      gst_mini_object_set_qdata (root, SEEN_QUARK, GINT_TO_POINTER (1), NULL);
-      continue;
-    }
-    if (!gst_memory_map (mem, &map, GST_MAP_READ))
-      continue;
-    base = map.data - mem->offset;
-    if (cf_host_register (base, mem->maxsize))
-      gst_mini_object_set_qdata (root, PINNED_QUARK, base, unpin);
-    else                        /* do not try again */
-      gst_mini_object_set_qdata (root, PINNED_QUARK, GINT_TO_POINTER (1),
-          NULL);
-    gst_memory_unmap (mem, &map);
-  }
-}
-
 /* Says once, and again when it changes, where the frames are read and
  * written: CUDA memory read through the host costs two copies a frame. */
 static void
@@ -249,7 +203,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
 
-  ret = base_class->prepare_output_buffer (trans, inbuf, &outbuf);
+  ret = PARENT_CLASS->prepare_output_buffer (trans, inbuf, &outbuf);
   if (ret != GST_FLOW_OK || outbuf == NULL) {
     gst_buffer_unref (inbuf);
     return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
@@ -286,7 +240,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   }
 
   if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
-    pin_recycled_memory (inbuf);
+    gst_cuda_filter_pin_recycled_memory (inbuf);
   log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
 
   gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
@@ -303,33 +257,42 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* Recreates the CUDA backend inside `ctx`, which becomes the element's
- * context; the old backend is freed in the context it was made in.  With
- * ctx NULL the new backend runs on the device's primary context. */
+/* Replaces the backend by a CUDA backend made in the element's context
+ * (now set), the old one living in `old_ctx` (NULL: the device's primary
+ * context).  The old one is freed, in its own context, only once the new
+ * one exists; when making it fails the element keeps its old context and
+ * backend and posts an error, so no call ever finds the backend gone. */
 static gboolean
-move_backend (GstCudaFilter * self, GstObject * ctx, gint device_id)
+move_backend (GstCudaFilter * self, GstObject * old_ctx, gint device_id)
 {
-  CfBackend *backend;
+  CfBackend *backend = NULL;
   GError *err = NULL;
   gboolean pushed;
 
   pushed = gst_cuda_filter_cuda_push (self);
-  g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_cuda_pop (pushed);
-
-  gst_cuda_filter_cuda_set_context_object (self, ctx);
-  pushed = gst_cuda_filter_cuda_push (self);
-  backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
+  /* CUDAFILTER_FAULT=context: the tests' way to make this fail. */
+  if (g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "context") == 0)
+    g_set_error (&err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "injected fault (CUDAFILTER_FAULT=context)");
+  else
+    backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
   gst_cuda_filter_cuda_pop (pushed);
   if (backend == NULL) {
+    gst_cuda_filter_cuda_set_context_object (self, old_ctx);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Could not filter on the CUDA device: %s. Set cuda-device-id to "
-            "another GPU, or use backend=cpu.", err->message), (NULL));
-    g_error_free (err);
+        ("Could not filter on the CUDA device in the CUDA context of the "
+            "neighbouring elements: %s. Set cuda-device-id to another GPU, "
+            "or use backend=cpu.", err ? err->message : "no reason given"),
+        (NULL));
+    g_clear_error (&err);
     return FALSE;
   }
+
+  pushed = gst_cuda_filter_cuda_push_context (old_ctx);
+  cf_backend_free (self->backend);
+  gst_cuda_filter_cuda_pop (pushed);
   self->backend = backend;
-  self->backend_in_context = pushed;
+  self->backend_in_context = self->cuda_context != NULL;
   if (self->depth)
     cf_backend_set_max_in_flight (backend, self->depth);
   GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
@@ -349,7 +312,7 @@ backend_is_cuda (GstCudaFilter * self)
 static GstFlowReturn
 adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
 {
-  GstObject *ctx;
+  GstObject *ctx, *old_ctx;
   GstFlowReturn ret;
   gboolean ok;
 
@@ -366,49 +329,48 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
     gst_object_unref (ctx);
     return ret;
   }
-  ok = move_backend (self, ctx, -1);
+  old_ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
+  gst_cuda_filter_cuda_set_context_object (self, ctx);
   gst_object_unref (ctx);
+  ok = move_backend (self, old_ctx, -1);
+  gst_clear_object (&old_ctx);
   if (!ok)
     return GST_FLOW_ERROR;
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
   return GST_FLOW_OK;
 }
 
-/* CUDA memory on either pad needs a GstCudaContext (shared with the
+/* Frames in flight were made for the caps (and on the backend) they were
+ * submitted with, so they leave first, before the new caps go downstream:
+ * GstBaseTransform also renegotiates from inside a buffer's submission
+ * when downstream asks (RECONFIGURE), with frames pending.  (A caps event
+ * has drained them already.)
+ *
+ * CUDA memory on either pad then needs a GstCudaContext (shared with the
  * neighbours, or a new one) for its pools and mappings: the backend moves
  * into it.  System memory on both pads keeps the backend on the device's
  * primary context, as the CUDA runtime uses it. */
-static gboolean
+gboolean
 gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstObject *ctx;
-  gint device_id;
 
-  if (!base_class->set_caps (trans, incaps, outcaps))
+  if (drain (self) == GST_FLOW_ERROR)
+    return FALSE;
+  if (!PARENT_CLASS->set_caps (trans, incaps, outcaps))
     return FALSE;
   if (self->cuda_context != NULL || !backend_is_cuda (self)
       || !(gst_cuda_filter_caps_are_cuda (incaps)
           || gst_cuda_filter_caps_are_cuda (outcaps)))
     return TRUE;
-
-  /* Pending frames were drained before the caps event. */
-  device_id = gst_cuda_filter_get_device_id (self);
-  g_clear_pointer (&self->backend, cf_backend_free);
-  if (!gst_cuda_filter_cuda_open (self, device_id))
-    return move_backend (self, NULL, device_id);
-  ctx = gst_object_ref (self->cuda_context);
-  if (!move_backend (self, ctx, device_id)) {
-    gst_object_unref (ctx);
-    return FALSE;
-  }
-  gst_object_unref (ctx);
-  return TRUE;
+  if (!gst_cuda_filter_cuda_open (self, gst_cuda_filter_get_device_id (self)))
+    return TRUE;                /* no context: CUDA memory through the host */
+  return move_backend (self, NULL, gst_cuda_filter_get_device_id (self));
 }
 
-static GstFlowReturn
-gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
+GstFlowReturn
+gst_cuda_filter_stream_submit_input_buffer (GstBaseTransform * trans,
     gboolean is_discont, GstBuffer * input)
 {
   GstFlowReturn ret = adopt_upstream_context (GST_CUDA_FILTER (trans), input);
@@ -417,44 +379,16 @@ gst_cuda_filter_submit_input_buffer (GstBaseTransform * trans,
     gst_buffer_unref (input);
     return ret;
   }
-  return base_class->submit_input_buffer (trans, is_discont, input);
+  return PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
 }
 
-/* A CUDA context set on the element (by the application, or shared in the
- * pipeline) hosts the backend from the start; otherwise one is taken only
- * when CUDA memory is negotiated (set_caps). */
-static gboolean
-gst_cuda_filter_stream_start (GstBaseTransform * trans)
-{
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed, ok;
-
-  pushed = gst_cuda_filter_cuda_push (self);
-  ok = element_start (trans);
-  gst_cuda_filter_cuda_pop (pushed);
-  self->backend_in_context = pushed;
-  return ok;
-}
-
-static gboolean
-gst_cuda_filter_stream_stop (GstBaseTransform * trans)
-{
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed = gst_cuda_filter_cuda_push (self);
-  gboolean ok = element_stop (trans);
-
-  gst_cuda_filter_cuda_pop (pushed);
-  self->backend_in_context = FALSE;
-  self->memory_path = 0;
-  gst_cuda_filter_cuda_close (self);
-  return ok;
-}
-
-static GstFlowReturn
-gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+GstFlowReturn
+gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstBuffer *inbuf = trans->queued_buf;
+  guint in_flight;
 
   *outbuf = NULL;
   if (inbuf != NULL) {
@@ -465,29 +399,39 @@ gst_cuda_filter_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
     if (ret != GST_FLOW_OK)
       return ret;
   }
-  /* The base class calls again until no buffer comes out. */
-  if (cf_backend_in_flight (self->backend) >= MAX (self->depth, 1))
+  /* The base class calls again until no buffer comes out.  The first frame
+   * after a start or a flush leaves as soon as it is done: the sink prerolls
+   * on it, and held for `depth` frames a seek's preroll came that much
+   * later, into the time the application sends its next event (an EOS sent
+   * while a preroll is committed deadlocks in GStreamer: send_event holds
+   * the pipeline's state lock waiting for the streaming thread, which waits
+   * in the sink's preroll for the state change the lock blocks). */
+  in_flight = cf_backend_in_flight (self->backend);
+  if (in_flight > 0 && (!self->prerolled || in_flight >= MAX (self->depth, 1))) {
+    self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
+  }
   return GST_FLOW_OK;
 }
 
-static gboolean
-gst_cuda_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+gboolean
+gst_cuda_filter_stream_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_cuda_filter_stream_discard (self);
-  else if (GST_EVENT_IS_SERIALIZED (event))
+    self->prerolled = FALSE;
+  } else if (GST_EVENT_IS_SERIALIZED (event))
     drain (self);               /* EOS, caps, segment...: frames go first */
 
-  return base_class->sink_event (trans, event);
+  return PARENT_CLASS->sink_event (trans, event);
 }
 
 /* Adds (depth - 1) frames to the latency upstream reports. */
-static gboolean
-gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
+gboolean
+gst_cuda_filter_stream_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstVideoInfo *info = &GST_VIDEO_FILTER (trans)->in_info;
@@ -497,7 +441,7 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 
   if (gst_cuda_filter_cuda_handle_query (self, query))
     return TRUE;
-  if (!base_class->query (trans, direction, query))
+  if (!PARENT_CLASS->query (trans, direction, query))
     return FALSE;
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return TRUE;
@@ -523,116 +467,11 @@ gst_cuda_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   return TRUE;
 }
 
-static gboolean
-gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
-{
-  GstCaps *caps;
-  gboolean need_pool;
-  GstVideoInfo info;
-  GstAllocator *allocator;
-  GstAllocationParams params;
-
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-
-  if (gst_cuda_filter_caps_are_cuda (caps)) {
-    /* A host pool is of no use to a CUDA neighbour. */
-    if (!gst_cuda_filter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
-            query, caps, &info))
-      gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-    return TRUE;
-  }
-
-  if (need_pool) {
-    GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps, 0, 0);
-
-    if (pool) {
-      gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
-      gst_object_unref (pool);
-    }
-  }
-  allocator = gst_cuda_filter_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  params.align = 63;
-  gst_query_add_allocation_param (query, allocator, &params);
-  gst_object_unref (allocator);
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
-}
-
-/* Whether a pool downstream proposed holds only plain system memory, so
- * pinned memory is strictly better. */
-static gboolean
-pool_is_plain (GstBufferPool * pool)
-{
-  GstStructure *config;
-  GstAllocator *allocator = NULL;
-  gboolean plain;
-
-  if (pool == NULL)
-    return TRUE;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
-  plain = (allocator == NULL
-      || g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM) == 0)
-      && (G_OBJECT_TYPE (pool) == GST_TYPE_BUFFER_POOL
-      || G_OBJECT_TYPE (pool) == GST_TYPE_VIDEO_BUFFER_POOL);
-  gst_structure_free (config);
-  return plain;
-}
-
-static gboolean
-gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstBufferPool *pool = NULL;
-  GstCaps *caps;
-  guint size = 0, min = 0, max = 0;
-  GstVideoInfo info;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  if (gst_cuda_filter_caps_are_cuda (caps)) {
-    if (!gst_cuda_filter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
-            query, caps, &info))
-      GST_WARNING_OBJECT (trans, "CUDA memory caps without a CUDA context: "
-          "outputs will be system memory");
-    return base_class->decide_allocation (trans, query);
-  }
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-
-  if (pool_is_plain (pool)) {
-    GstBufferPool *pinned = gst_cuda_filter_host_pool_new (caps, 0, 0);
-    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
-    GstAllocationParams params;
-
-    gst_allocation_params_init (&params);
-    params.align = 63;
-    size = MAX (size, info.size);
-    if (gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_set_nth_allocation_pool (query, 0, pinned, size, min, 0);
-    else
-      gst_query_add_allocation_pool (query, pinned, size, min, 0);
-    if (gst_query_get_n_allocation_params (query) > 0)
-      gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-    else
-      gst_query_add_allocation_param (query, allocator, &params);
-    gst_object_unref (allocator);
-    gst_object_unref (pinned);
-  }
-  gst_clear_object (&pool);
-
-  return base_class->decide_allocation (trans, query);
-}
-
 /* Not reached in normal flow (generate_output does the work), but
  * GstVideoFilter needs it to stay out of in-place mode; filters one frame
  * synchronously. */
-static GstFlowReturn
-gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
+GstFlowReturn
+gst_cuda_filter_stream_transform_frame (GstVideoFilter * vfilter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (vfilter);
@@ -649,30 +488,4 @@ gst_cuda_filter_transform_frame (GstVideoFilter * vfilter,
       &out, &err);
   gst_cuda_filter_cuda_pop (pushed);
   return ok ? GST_FLOW_OK : frame_failed (self, NULL, err);
-}
-
-void
-gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class)
-{
-  base_class = g_type_class_peek_parent (trans_class);
-  /* Set by the element before this runs; wrapped for the CUDA context. */
-  element_start = trans_class->start;
-  element_stop = trans_class->stop;
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_start);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_stop);
-  trans_class->submit_input_buffer =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_submit_input_buffer);
-  gst_cuda_filter_cuda_init_class (trans_class);
-
-  GST_VIDEO_FILTER_CLASS (trans_class)->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_transform_frame);
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_generate_output);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_filter_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_query);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
 }

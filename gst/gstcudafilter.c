@@ -36,6 +36,8 @@
 #endif
 
 #include "gstcudafilter.h"
+#include "gstcudafilter-stream.h"
+#include "gstcudafilter-allocation.h"
 #include "cudafilter-layout.h"
 #include "cudafilter-presets.h"
 #include "cudafilter-cuda-memory.h"
@@ -288,15 +290,35 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);
 
+  /* Every vfunc is installed here, each from the file that owns its
+   * state, and each chains up to GstVideoFilter's by itself. */
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_filter_stop);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
-  /* Frames in flight, allocation and latency live in
-   * gstcudafilter-stream.c. */
-  gst_cuda_filter_stream_init_class (trans_class);
-
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+
+  /* Frames in flight and latency: gstcudafilter-stream.c. */
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_generate_output);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_query);
+  vfilter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_transform_frame);
+
+  /* Pools: gstcudafilter-allocation.c. */
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_decide_allocation);
+
+  /* set_context, transform_caps and fixate_caps for memory:CUDAMemory,
+   * when built with it: cudafilter-cuda-memory.c. */
+  gst_cuda_filter_cuda_init_class (trans_class);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER, 0);
@@ -314,7 +336,21 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->backend_choice = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
+  g_queue_init (&self->refusals);
+  cf_params_init (&self->applied);
+  self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+}
+
+/* Forgets the last spec's parameters: the next start is a first start. */
+static void
+clear_applied (GstCudaFilter * self)
+{
+  g_free ((gchar *) self->applied.kernel);
+  cf_params_init (&self->applied);
+  self->applied.kernel = NULL;
+  self->have_applied = FALSE;
+  self->incomplete_warned = FALSE;
 }
 
 static void
@@ -324,6 +360,8 @@ gst_cuda_filter_finalize (GObject * object)
 
   g_free (self->kernel);
   g_free (self->logged_plan);
+  g_queue_clear_full (&self->refusals, g_free);
+  clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   gst_clear_object (&self->cuda_context);
@@ -397,7 +435,7 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
     const GError * err)
 {
   GValue old = G_VALUE_INIT;
-  gchar *old_str, *new_str;
+  gchar *old_str, *new_str, *text;
 
   g_value_init (&old, G_PARAM_SPEC_VALUE_TYPE (pspec));
   g_object_get_property (G_OBJECT (self), pspec->name, &old);
@@ -406,10 +444,19 @@ warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
 
   GST_WARNING_OBJECT (self, "Rejected %s=%s: %s", pspec->name,
       GST_STR_NULL (new_str), err->message);
-  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
-      ("Invalid value %s for property '%s': %s. Accepted: %s. Keeping %s.",
-          GST_STR_NULL (new_str), pspec->name, err->message,
-          accepted_values (pspec->param_id), GST_STR_NULL (old_str)), (NULL));
+  text = g_strdup_printf ("Invalid value %s for property '%s': %s. "
+      "Accepted: %s. Keeping %s.", GST_STR_NULL (new_str), pspec->name,
+      err->message, accepted_values (pspec->param_id), GST_STR_NULL (old_str));
+
+  /* gst-launch-1.0 sets properties before the element has a bus, where a
+   * warning would be lost: the element posts those when it starts. */
+  GST_OBJECT_LOCK (self);
+  if (GST_ELEMENT_BUS (self) == NULL)
+    g_queue_push_tail (&self->refusals, g_steal_pointer (&text));
+  GST_OBJECT_UNLOCK (self);
+  if (text != NULL)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+  g_free (text);
 
   g_free (old_str);
   g_free (new_str);
@@ -584,23 +631,14 @@ gst_cuda_filter_get_device_id (GstCudaFilter * self)
   return id;
 }
 
-static gboolean
-gst_cuda_filter_start (GstBaseTransform * trans)
+/* The backend `choice` asks for, or NULL with an error posted. */
+static CfBackend *
+make_backend (GstCudaFilter * self, GstCudaFilterBackend choice,
+    gint device_id)
 {
-  GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  GstCudaFilterBackend choice;
-  gint device_id;
+  CfBackend *backend = NULL;
   GError *err = NULL;
   gchar *why = NULL;
-
-  GST_OBJECT_LOCK (self);
-  choice = self->backend_choice;
-  device_id = self->device_id;
-  self->dirty = TRUE;
-  GST_OBJECT_UNLOCK (self);
-
-  g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_stats_reset (self);
 
   if (choice == GST_CUDA_FILTER_BACKEND_CUDA) {
     if (cf_cuda_device_count (&why) == 0) {
@@ -609,26 +647,26 @@ gst_cuda_filter_start (GstBaseTransform * trans)
               "or backend=auto to filter on the CPU.", GST_STR_NULL (why)),
           (NULL));
       g_free (why);
-      return FALSE;
+      return NULL;
     }
-    self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
-    if (self->backend == NULL) {
+    backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+    if (backend == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
           ("Could not use CUDA device %d: %s. Pick another cuda-device-id, "
-              "or use backend=cpu or backend=auto.", device_id, err->message),
-          (NULL));
-      g_error_free (err);
-      return FALSE;
+              "or use backend=cpu or backend=auto.", device_id,
+              err ? err->message : "no reason given"), (NULL));
+      g_clear_error (&err);
+      return NULL;
     }
   } else if (choice == GST_CUDA_FILTER_BACKEND_AUTO) {
     if (cf_cuda_device_count (&why) > 0) {
-      self->backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
-      if (self->backend == NULL) {
-        why = g_strdup (err->message);
+      backend = cf_backend_new (CF_BACKEND_CUDA, device_id, &err);
+      if (backend == NULL) {
+        why = g_strdup (err ? err->message : "no reason given");
         g_clear_error (&err);
       }
     }
-    if (self->backend == NULL && !self->fallback_warned) {
+    if (backend == NULL && !self->fallback_warned) {
       self->fallback_warned = TRUE;
       GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
           ("No usable CUDA device (%s): filtering on the CPU, with the same "
@@ -638,30 +676,72 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   }
   g_free (why);
 
-  if (self->backend == NULL) {
-    self->backend = cf_backend_new (CF_BACKEND_CPU, -1, &err);
-    if (self->backend == NULL) {
+  if (backend == NULL) {
+    backend = cf_backend_new (CF_BACKEND_CPU, -1, &err);
+    if (backend == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("Could not start the CPU backend: %s", err->message), (NULL));
-      g_error_free (err);
-      return FALSE;
+          ("Could not start the CPU backend: %s",
+              err ? err->message : "no reason given"), (NULL));
+      g_clear_error (&err);
     }
   }
+  return backend;
+}
 
+/* A CUDA context set on the element (by the application, or shared in the
+ * pipeline) hosts the backend from the start; otherwise one is taken only
+ * when CUDA memory is negotiated (gstcudafilter-stream.c's set_caps). */
+static gboolean
+gst_cuda_filter_start (GstBaseTransform * trans)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstCudaFilterBackend choice;
+  gint device_id;
+  gboolean pushed;
+  GQueue refusals;
+  gchar *text;
+
+  GST_OBJECT_LOCK (self);
+  choice = self->backend_choice;
+  device_id = self->device_id;
+  self->dirty = TRUE;
+  refusals = self->refusals;
+  g_queue_init (&self->refusals);
+  GST_OBJECT_UNLOCK (self);
+
+  while ((text = g_queue_pop_head (&refusals)) != NULL) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+    g_free (text);
+  }
+  gst_cuda_filter_stats_reset (self);
+  pushed = gst_cuda_filter_cuda_push (self);
+  self->backend = make_backend (self, choice, device_id);
+  gst_cuda_filter_cuda_pop (pushed);
+  if (self->backend == NULL)
+    return FALSE;
+  self->backend_in_context = pushed;
   GST_INFO_OBJECT (self, "filtering on %s",
       cf_backend_describe (self->backend));
   return TRUE;
 }
 
+/* Pending frames and the backend go in the context they were made in. */
 static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  gboolean pushed = gst_cuda_filter_cuda_push (self);
 
   gst_cuda_filter_stream_discard (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
+  gst_cuda_filter_cuda_pop (pushed);
+  clear_applied (self);
   self->depth = 0;
+  self->prerolled = FALSE;
+  self->backend_in_context = FALSE;
+  self->memory_path = 0;
+  gst_cuda_filter_cuda_close (self);
   return TRUE;
 }
 
@@ -702,11 +782,27 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   GST_OBJECT_UNLOCK (self);
 
   if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("filter=custom needs the 'kernel' property: a matrix with rows "
-            "separated by ';' and values by spaces or commas, e.g. "
-            CUSTOM_KERNEL_EXAMPLE "."), (NULL));
-    goto failed;
+    if (!self->have_applied) {   /* at start: nothing to keep */
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("filter=custom needs the 'kernel' property: a matrix with rows "
+              "separated by ';' and values by spaces or commas, e.g. "
+              CUSTOM_KERNEL_EXAMPLE "."), (NULL));
+      goto failed;
+    }
+    /* A change under way (filter set, kernel to come): keep filtering as
+     * before until it is complete. */
+    if (!self->incomplete_warned) {
+      self->incomplete_warned = TRUE;
+      GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+          ("filter=custom needs the 'kernel' property (e.g. "
+              CUSTOM_KERNEL_EXAMPLE "): filtering as before until it is "
+              "set."), (NULL));
+    }
+    g_free ((gchar *) params.kernel);
+    params = self->applied;
+    params.kernel = g_strdup (self->applied.kernel);
+  } else {
+    self->incomplete_warned = FALSE;
   }
 
   if (!gst_cuda_filter_layout_from_info (info,
@@ -734,7 +830,9 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   g_clear_pointer (&self->spec, cf_spec_free);
   self->spec = spec;
   self->layout = layout;
-  g_free ((gchar *) params.kernel);
+  g_free ((gchar *) self->applied.kernel);
+  self->applied = params;       /* takes the kernel copy */
+  self->have_applied = TRUE;
   GST_DEBUG_OBJECT (self, "spec rebuilt for %s %dx%d",
       GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
       GST_VIDEO_INFO_HEIGHT (info));

@@ -28,17 +28,26 @@ struct _GstCudaFilter
   gint device_id;
   guint frames_in_flight;       /* 0 = auto: 1 when live, else 4 */
   gboolean dirty;               /* spec and layout must be rebuilt */
+  GQueue refusals;              /* gchar *: refused values set before the
+                                 * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
   /* Streaming state, touched only by the streaming thread (and start/stop). */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
+  CfParams applied;             /* what `spec` was built from (kernel
+                                 * owned), when have_applied */
+  gboolean have_applied;
+  gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
   guint depth;                  /* frames in flight in use; 0 = not chosen */
   gchar *logged_plan;           /* kernel path last logged */
+  gboolean prerolled;           /* a frame left since start or flush */
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
-                                 * (cudafilter-cuda-memory.c), or NULL */
+                                 * (cudafilter-cuda-memory.c), or NULL;
+                                 * replaced under the object lock, read
+                                 * with a reference off this thread */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
   gint memory_path;             /* last (input, output) on device, for logs */
 };
@@ -47,11 +56,9 @@ struct _GstCudaFilter
  * streaming half and the CUDA-memory glue). */
 gint gst_cuda_filter_get_device_id (GstCudaFilter * self);
 
-/* Between the element and its streaming half (gstcudafilter-stream.c). */
+/* Rebuilds the spec and layout when properties changed (or `force`). */
 gboolean gst_cuda_filter_prepare (GstCudaFilter * self,
     const GstVideoInfo * info, gboolean force);
-void gst_cuda_filter_stream_init_class (GstBaseTransformClass * trans_class);
-void gst_cuda_filter_stream_discard (GstCudaFilter * self);
 
 GST_ELEMENT_REGISTER_DECLARE (cudafilter);
 

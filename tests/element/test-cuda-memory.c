@@ -831,6 +831,115 @@ GST_START_TEST (test_context_from_application)
 
 GST_END_TEST;
 
+/* The backend cannot be made in the shared context (injected with
+ * CUDAFILTER_FAULT=context): an error a user can read, the element keeps
+ * its old backend, and a flushing seek and teardown afterwards do not
+ * crash; without the fault the same pipeline runs. */
+GST_START_TEST (test_failed_context_move_errors)
+{
+  Run run = { 0 };
+  gchar *src, *desc;
+  GstBus *bus;
+  GstMessage *m;
+  GError *err = NULL;
+
+  if (!have_gpu (__func__) || !have_pipeline_elements (__func__))
+    return;
+  src = g_strdup_printf (SOURCE, "NV12");
+  desc = g_strdup_printf ("%s ! cudaupload ! video/x-raw(" CUDA_FEATURE ") ! "
+      "cudafilter name=f filter=box ! cudadownload ! video/x-raw ! "
+      "appsink name=sink", src);
+
+  g_setenv ("CUDAFILTER_FAULT", "context", TRUE);
+  run.pipeline = parse (desc);
+  bus = gst_element_get_bus (run.pipeline);
+  gst_element_set_state (run.pipeline, GST_STATE_PLAYING);
+  m = gst_bus_timed_pop_filtered (bus, PIPELINE_TIMEOUT_S * GST_SECOND,
+      GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (m != NULL && GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR,
+      "no error with CUDAFILTER_FAULT=context");
+  gst_message_parse_error (m, &err, NULL);
+  fail_unless (strstr (err->message, "CUDA context") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (m);
+  gst_element_seek_simple (run.pipeline, GST_FORMAT_TIME,
+      GST_SEEK_FLAG_FLUSH, 0);
+  gst_element_set_state (run.pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_clear_object (&run.pipeline);
+  g_unsetenv ("CUDAFILTER_FAULT");
+
+  run.pipeline = parse (desc);
+  fail_unless (run_parsed (&run), "%s", desc);
+  fail_unless_equals_int (run.samples->len, 3);
+  run_clear (&run);
+  g_free (src);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  GstElement *filter;
+  gint stop;
+  guint answered;
+} Asker;
+
+/* Asks the element for its CUDA context, as a neighbour does from its own
+ * thread, until told to stop. */
+static gpointer
+ask_context (gpointer data)
+{
+  Asker *a = data;
+
+  while (!g_atomic_int_get (&a->stop)) {
+    GstQuery *q = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+
+    if (gst_element_query (a->filter, q))
+      a->answered++;
+    gst_query_unref (q);
+  }
+  return NULL;
+}
+
+/* Context queries from another thread while the element takes and drops
+ * its context (start, negotiation, stop), 20 times. */
+GST_START_TEST (test_context_query_while_replaced)
+{
+  gchar *src, *desc;
+  Asker a = { 0 };
+  GThread *t;
+  int i;
+
+  if (!have_gpu (__func__) || !have_pipeline_elements (__func__))
+    return;
+  src = g_strdup_printf (SOURCE, "NV12");
+  desc = g_strdup_printf ("%s ! cudaupload ! video/x-raw(" CUDA_FEATURE ") ! "
+      "cudafilter name=f filter=box ! cudadownload ! video/x-raw ! "
+      "appsink name=sink", src);
+  for (i = 0; i < 20; i++) {
+    Run run = { 0 };
+
+    run.pipeline = parse (desc);
+    a.filter = gst_bin_get_by_name (GST_BIN (run.pipeline), "f");
+    g_atomic_int_set (&a.stop, 0);
+    t = g_thread_new ("ask", ask_context, &a);
+    fail_unless (run_parsed (&run), "%s", desc);
+    gst_element_set_state (run.pipeline, GST_STATE_NULL);
+    g_atomic_int_set (&a.stop, 1);
+    g_thread_join (t);
+    gst_object_unref (a.filter);
+    run_clear (&run);
+  }
+  g_print ("%s: %u context queries answered\n", __func__, a.answered);
+  g_free (src);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* Decoded on the GPU, filtered there: nvh264dec ! cudafilter !
  * cudadownload gives what the CPU backend gives on the downloaded frames. */
 GST_START_TEST (test_decoder_to_filter)
@@ -960,6 +1069,8 @@ cuda_memory_suite (void)
   tcase_add_test (gpu, test_context_from_application);
   tcase_add_test (gpu, test_decoder_to_filter);
   tcase_add_test (gpu, test_hevc10_decoder_to_filter);
+  tcase_add_test (gpu, test_failed_context_move_errors);
+  tcase_add_test (gpu, test_context_query_while_replaced);
 #else
   (void) gpu;
   g_print ("\nSKIP: built without gstreamer-cuda-1.0 (-Dcuda-memory): only "

@@ -39,6 +39,8 @@ step soak 130 env SOAK_SECONDS=${SOAK_SECONDS:-90} "$rel/soak" 100000 cuda 1920 
 step states 40 "$rel/test-states"
 step stress 40 "$rel/test-stress"
 step faults 30 "$rel/test-faults"
+step seek-storm 60 env CUDAFILTER_SEEK_STORM_RUNS=8 "$rel/test-seek-storm"
+step tee 40 "$rel/test-tee"
 
 subset="-p /gpu-parity/gaussian-s2.5 -p /gpu-parity/sobel-5 -p /gpu-parity/custom-5x5 -p /gpu-parity/custom-4x2 -p /gpu-parity/box-7 -p /gpu-parity/sharpen -p /gpu-parity/laplacian-5 -p /gpu-parity/unaligned -p /gpu/device-errors"
 for tool in memcheck initcheck synccheck; do

@@ -1,0 +1,29 @@
+/* cudafilter: the streaming half of the element (gstcudafilter-stream.c):
+ * the queue of frames in flight and the vfuncs that feed and drain it,
+ * installed by the element's class_init. */
+#ifndef __GST_CUDA_FILTER_STREAM_H__
+#define __GST_CUDA_FILTER_STREAM_H__
+
+#include "gstcudafilter.h"
+
+G_BEGIN_DECLS
+
+gboolean gst_cuda_filter_stream_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+GstFlowReturn gst_cuda_filter_stream_submit_input_buffer (GstBaseTransform *
+    trans, gboolean is_discont, GstBuffer * input);
+GstFlowReturn gst_cuda_filter_stream_generate_output (GstBaseTransform *
+    trans, GstBuffer ** outbuf);
+gboolean gst_cuda_filter_stream_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+gboolean gst_cuda_filter_stream_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
+    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+/* Waits for and drops every pending frame (flush, stop). */
+void gst_cuda_filter_stream_discard (GstCudaFilter * self);
+
+G_END_DECLS
+
+#endif /* __GST_CUDA_FILTER_STREAM_H__ */
