@@ -39,9 +39,13 @@
  * CF_HOSTILE_SECONDS (0 = no limit), CF_HOSTILE_SKIP (action classes left
  * out, comma-separated, e.g. while a known bug in one is being fixed),
  * CF_HOSTILE_BACKENDS (default "cpu,auto"), CF_HOSTILE_STEP_TIMEOUT (20),
- * CF_HOSTILE_VERBOSE=1 (every step on stdout).  Classes: caps, stride,
- * props, invalid, incomplete, fif, state, flush, seek, eos, reconfigure,
- * tee. */
+ * CF_HOSTILE_VERBOSE=1 (every step on stdout).  Classes: caps, stride
+ * (padded strides and plane offsets), props (the property thread), invalid
+ * (invalid values among its changes), incomplete (filter=custom without a
+ * kernel while playing), fif, state, flush, seek, eos, reconfigure, tee
+ * (fan-out), deep (formats of more than 8 bits), preroll (sinks that
+ * preroll: a state change to PAUSED or PLAYING waits until every branch's
+ * sink has a frame). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -67,12 +71,13 @@
 enum
 {
   A_CAPS, A_STRIDE, A_PROPS, A_INVALID, A_INCOMPLETE, A_FIF, A_STATE,
-  A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_PUSH, N_CLASSES
+  A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_DEEP, A_PREROLL, A_PUSH,
+  N_CLASSES
 };
 
 static const gchar *const class_names[N_CLASSES] = { "caps", "stride",
   "props", "invalid", "incomplete", "fif", "state", "flush", "seek", "eos",
-  "reconfigure", "tee", "push"
+  "reconfigure", "tee", "deep", "preroll", "push"
 };
 
 static gboolean enabled[N_CLASSES];
@@ -476,9 +481,14 @@ random_format (GRand * r, GPtrArray * from, gboolean cuda)
 {
   for (;;) {
     const gchar *f = from->pdata[g_rand_int_range (r, 0, from->len)];
+    const GstVideoFormatInfo *fi =
+        gst_video_format_get_info (gst_video_format_from_string (f));
 
-    if (!cuda || in_list (cuda_formats, f))
+    if ((!cuda || in_list (cuda_formats, f))
+        && (enabled[A_DEEP] || GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) <= 8)) {
+      class_count[A_DEEP] += GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) > 8;
       return f;
+    }
   }
 }
 
@@ -726,6 +736,7 @@ typedef struct
   GMutex lock;
   GstVideoInfo info;
   gboolean caps_pending;
+  const gchar *flowing;         /* format of the caps last sent */
   GstClockTime next_pts;
   guint64 n;
 } Feed;
@@ -743,6 +754,7 @@ feed_need_data (GstAppSrc * src, guint length, gpointer data)
     gst_app_src_set_caps (src, caps);
     gst_caps_unref (caps);
     f->caps_pending = FALSE;
+    f->flowing = GST_VIDEO_INFO_NAME (&f->info);
   }
   buf = gst_buffer_new_allocate (NULL, f->info.size, NULL);
   gst_buffer_memset (buf, 0, 16 + (f->n++ * 37) % 220, f->info.size);
@@ -927,6 +939,49 @@ harness_flush (Episode * ep)
   ep->eos = FALSE;
 }
 
+/* What each element holds, for a state change that does not complete. */
+static void
+dump_pipeline (Episode * ep)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (ep->pipe));
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *el = g_value_get_object (&v);
+    GstState cur, pending;
+
+    gst_element_get_state (el, &cur, &pending, 0);
+    fprintf (stderr, "hostile:   %s: %s (pending %s)", GST_OBJECT_NAME (el),
+        gst_element_state_get_name (cur), gst_element_state_get_name (pending));
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "current-level-buffers")
+        && g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "max-size-buffers")) {
+      guint level, max;
+
+      g_object_get (el, "current-level-buffers", &level, "max-size-buffers",
+          &max, NULL);
+      fprintf (stderr, ", %u/%u buffers", level, max);
+    }
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "frames-in-flight")) {
+      guint fif;
+
+      g_object_get (el, "frames-in-flight", &fif, NULL);
+      fprintf (stderr, ", frames-in-flight=%u", fif);
+    }
+    fprintf (stderr, "\n");
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  for (i = 0; i < ep->n_filters; i++)
+    fprintf (stderr, "hostile:   %s: %" G_GUINT64_FORMAT " in, %"
+        G_GUINT64_FORMAT " out\n", ep->flows[i].name, ep->flows[i].n_in,
+        ep->flows[i].n_out);
+}
+
 static void
 set_state (Episode * ep, GstElement * e, GstState s)
 {
@@ -943,6 +998,8 @@ set_state (Episode * ep, GstElement * e, GstState s)
   if (ret == GST_STATE_CHANGE_ASYNC)
     ret = gst_element_get_state (e, NULL, NULL, 10 * GST_SECOND);
   if (ret == GST_STATE_CHANGE_FAILURE || ret == GST_STATE_CHANGE_ASYNC) {
+    if (GST_IS_BIN (e))
+      dump_pipeline (ep);
     check_bus (ep->bus);
     die ("state change of %s to %s %s", GST_OBJECT_NAME (e),
         gst_element_state_get_name (s), ret == GST_STATE_CHANGE_ASYNC ?
@@ -1092,7 +1149,7 @@ pipeline_build (Episode * ep)
     GstElement *sink = gst_element_factory_make ("fakesink", NULL);
     gchar name[16];
 
-    g_object_set (sink, "sync", FALSE, NULL);
+    g_object_set (sink, "sync", FALSE, "async", enabled[A_PREROLL], NULL);
     /* Room for every frame a branch holds in flight (16 at most): a
      * smaller queue stalls the preroll of a tee, as with any element that
      * holds frames (an encoder with look-ahead, say). */
@@ -1131,15 +1188,22 @@ pipeline_step (Episode * ep, guint cls)
     case A_CAPS:
       feed_new_caps (ep);
       break;
-    case A_SEEK:
+    case A_SEEK:{
+      /* One seek, or a storm of them a few ms apart (a user dragging a
+       * slider). */
+      guint n = g_rand_int_range (r, 0, 4) ? 1 : g_rand_int_range (r, 5, 40);
+
       if (!pipeline_playing (ep))
         set_state (ep, ep->pipe, GST_STATE_PLAYING);
-      gst_element_seek_simple (ep->pipe, GST_FORMAT_TIME,
-          GST_SEEK_FLAG_FLUSH | (g_rand_boolean (r) ? GST_SEEK_FLAG_KEY_UNIT :
-              GST_SEEK_FLAG_ACCURATE), g_rand_int_range (r, 0, 5000) *
-          GST_MSECOND);
-      g_usleep (g_rand_int_range (r, 0, 5000));
+      for (i = 0; i < n; i++) {
+        gst_element_seek_simple (ep->pipe, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | (g_rand_boolean (r) ?
+                GST_SEEK_FLAG_KEY_UNIT : GST_SEEK_FLAG_ACCURATE),
+            g_rand_int_range (r, 0, 5000) * GST_MSECOND);
+        g_usleep (g_rand_int_range (r, 1000, 5000));
+      }
       break;
+    }
     case A_EOS:{
       GstMessage *msg;
 
@@ -1169,8 +1233,14 @@ pipeline_step (Episode * ep, guint cls)
       const gchar *want = downstream[g_rand_int_range (r, 0,
               G_N_ELEMENTS (downstream))];
 
-      if (want == downstream[1] && !in_list (cuda_formats, ep->format))
+      /* CUDA memory only when both the format flowing and the one coming
+       * next are offered in it. */
+      g_mutex_lock (&ep->feed.lock);
+      if (want == downstream[1] && (!in_list (cuda_formats, ep->format)
+              || (ep->feed.flowing
+                  && !in_list (cuda_formats, ep->feed.flowing))))
         want = downstream[0];
+      g_mutex_unlock (&ep->feed.lock);
       ep->cuda_out = want == downstream[1];
       GstCaps *caps = gst_caps_from_string (want);
       GstPad *pad = gst_element_get_static_pad (ep->filters[0], "src");
