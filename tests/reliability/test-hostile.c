@@ -156,6 +156,7 @@ watchdog (gpointer data)
 
 static GPrivate expect_glib;
 static gint glib_expected;
+static gint invalid_sets;       /* invalid values the property thread set */
 
 static void
 log_handler (const gchar * domain, GLogLevelFlags level, const gchar * msg,
@@ -261,7 +262,11 @@ probe_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     GST_BUFFER_OFFSET (buf) = r.seq;
     GST_PAD_PROBE_INFO_DATA (info) = buf;
   } else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
-      GST_EVENT_FLUSH_START) {
+      GST_EVENT_FLUSH_START
+      || GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
+      GST_EVENT_FLUSH_STOP) {
+    /* Both: a buffer that passed the pad's flushing check just before
+     * flush-start is counted in after it, and discarded at flush-stop. */
     flow_flush (f);
   }
   return GST_PAD_PROBE_OK;
@@ -700,6 +705,8 @@ set_one_property (PropThread * t, GstElement * e)
 
   invalid = enabled[A_INVALID] && g_rand_int_range (t->rand, 0, 4) == 0;
   if (pick_value (t, p, &v, invalid, &oor)) {
+    if (invalid)
+      g_atomic_int_inc (&invalid_sets);
     if (oor)
       g_private_set (&expect_glib, GINT_TO_POINTER (1));
     g_object_set_property (G_OBJECT (e), p->name, &v);
@@ -736,7 +743,6 @@ typedef struct
   GMutex lock;
   GstVideoInfo info;
   gboolean caps_pending;
-  const gchar *flowing;         /* format of the caps last sent */
   GstClockTime next_pts;
   guint64 n;
 } Feed;
@@ -754,7 +760,6 @@ feed_need_data (GstAppSrc * src, guint length, gpointer data)
     gst_app_src_set_caps (src, caps);
     gst_caps_unref (caps);
     f->caps_pending = FALSE;
-    f->flowing = GST_VIDEO_INFO_NAME (&f->info);
   }
   buf = gst_buffer_new_allocate (NULL, f->info.size, NULL);
   gst_buffer_memset (buf, 0, 16 + (f->n++ * 37) % 220, f->info.size);
@@ -798,6 +803,7 @@ typedef struct
   gboolean need_events;         /* stream-start, caps, segment to resend */
   gboolean eos;                 /* EOS sent: a flush must come first */
   gboolean cuda_out;            /* downstream takes CUDA memory only */
+  gboolean cuda_formats_only;   /* pipelines: formats offered in CUDA memory */
   const gchar *format;          /* what upstream sends now */
   GstState state;
   guint64 frame;
@@ -1111,7 +1117,7 @@ feed_new_caps (Episode * ep)
   Feed *f = &ep->feed;
 
   g_mutex_lock (&f->lock);
-  ep->format = random_format (ep->rand, formats, ep->cuda_out);
+  ep->format = random_format (ep->rand, formats, ep->cuda_formats_only);
   gst_video_info_set_format (&f->info, gst_video_format_from_string
       (ep->format), random_size (ep->rand), random_size (ep->rand));
   f->info.fps_n = 30;
@@ -1127,6 +1133,7 @@ pipeline_build (Episode * ep)
   GstElement *tee, *e;
   guint i, branches = enabled[A_TEE] ? g_rand_int_range (ep->rand, 0, 4) : 0;
 
+  ep->cuda_formats_only = cuda_formats->len > 0 && g_rand_boolean (ep->rand);
   ep->pipe = gst_pipeline_new (NULL);
   ep->bus = gst_element_get_bus (ep->pipe);
   g_mutex_init (&ep->feed.lock);
@@ -1150,6 +1157,7 @@ pipeline_build (Episode * ep)
     gchar name[16];
 
     g_object_set (sink, "sync", FALSE, "async", enabled[A_PREROLL], NULL);
+    class_count[A_PREROLL] += i == 0 && enabled[A_PREROLL];
     /* Room for every frame a branch holds in flight (16 at most): a
      * smaller queue stalls the preroll of a tee, as with any element that
      * holds frames (an encoder with look-ahead, say). */
@@ -1233,14 +1241,10 @@ pipeline_step (Episode * ep, guint cls)
       const gchar *want = downstream[g_rand_int_range (r, 0,
               G_N_ELEMENTS (downstream))];
 
-      /* CUDA memory only when both the format flowing and the one coming
-       * next are offered in it. */
-      g_mutex_lock (&ep->feed.lock);
-      if (want == downstream[1] && (!in_list (cuda_formats, ep->format)
-              || (ep->feed.flowing
-                  && !in_list (cuda_formats, ep->feed.flowing))))
+      /* Frames of earlier caps may still be on their way downstream:
+       * CUDA memory only in episodes whose every format has it. */
+      if (want == downstream[1] && !ep->cuda_formats_only)
         want = downstream[0];
-      g_mutex_unlock (&ep->feed.lock);
       ep->cuda_out = want == downstream[1];
       GstCaps *caps = gst_caps_from_string (want);
       GstPad *pad = gst_element_get_static_pad (ep->filters[0], "src");
@@ -1513,7 +1517,9 @@ main (int argc, char **argv)
       G_GUINT64_FORMAT " CPU fallback notices\n", seed, step, episode,
       (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
       total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks);
-  printf ("hostile: steps per class:");
+  class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
+  printf ("hostile: steps per class (tee, preroll: episodes; stride, deep: "
+      "caps; invalid: property values):");
   for (i = 0; i < N_CLASSES; i++)
     printf (" %s %" G_GUINT64_FORMAT, class_names[i], class_count[i]);
   printf ("\n");
