@@ -24,7 +24,8 @@
  * GLib or GStreamer except the GLib-GObject one for a value this program set
  * out of a property's range on purpose; no ERROR message and no WARNING
  * but the element's refusal of an invalid property value and the CPU
- * fallback notice; every frame that entered an element leaves it, once, in
+ * fallback notice (and GstBaseTransform's "not negotiated" when a
+ * renegotiation meets a flush: it retries); every frame that entered an element leaves it, once, in
  * order, with its timestamps, except frames a flush (or a state change to
  * READY) discarded while they were in flight; no step takes longer than
  * CF_HOSTILE_STEP_TIMEOUT seconds (a hang).  Leaks: run under the leaks
@@ -367,7 +368,7 @@ flow_attach (Flow * f, GstElement * e)
 /* ---------------------------------------------------------------------- */
 /* Bus: no ERROR, and WARNINGs only of the kinds expected */
 
-static guint64 refusals, fallbacks;
+static guint64 refusals, fallbacks, renegotiations;
 
 static void
 check_bus (GstBus * bus)
@@ -400,6 +401,12 @@ check_bus (GstBus * bus)
     else if (ours && g_error_matches (err, GST_RESOURCE_ERROR,
             GST_RESOURCE_ERROR_NOT_FOUND))
       fallbacks++;
+    /* GstBaseTransform's when a renegotiation meets a flush (the caps
+     * event cannot go downstream yet); it tries again, and a real failure
+     * ends in an ERROR. */
+    else if (g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT)
+        && strcmp (err->message, "not negotiated") == 0)
+      renegotiations++;
     else
       die ("WARNING from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
           err->message, GST_STR_NULL (dbg));
@@ -1514,9 +1521,11 @@ main (int argc, char **argv)
       "%.1f s; frames %" G_GUINT64_FORMAT " in, %" G_GUINT64_FORMAT " out, %"
       G_GUINT64_FORMAT " discarded by flushes; %" G_GUINT64_FORMAT
       " refusals of invalid values, %d out-of-range values refused by GLib, %"
-      G_GUINT64_FORMAT " CPU fallback notices\n", seed, step, episode,
+      G_GUINT64_FORMAT " CPU fallback notices, %" G_GUINT64_FORMAT
+      " renegotiations retried after a flush\n", seed, step, episode,
       (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
-      total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks);
+      total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks,
+      renegotiations);
   class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
   printf ("hostile: steps per class (tee, preroll: episodes; stride, deep: "
       "caps; invalid: property values):");
