@@ -196,6 +196,7 @@ typedef struct
   GArray *ins;                  /* InRec, oldest first */
   guint cursor;                 /* first not yet out nor dropped */
   guint epoch;                  /* flushes seen */
+  gboolean resetting;           /* a state change to READY is under way */
   guint64 next_seq;
   guint64 n_in, n_out, n_dropped;
   gchar *violation;
@@ -238,6 +239,18 @@ static void
 flow_flush (Flow * f)
 {
   g_mutex_lock (&f->lock);
+  f->epoch++;
+  g_mutex_unlock (&f->lock);
+}
+
+/* While a pipeline goes down to READY, its elements deactivate one by one
+ * from downstream: an element may still take frames in and push them into
+ * pads already flushing, and drop others; all of that is discarded. */
+static void
+flow_resetting (Flow * f, gboolean on)
+{
+  g_mutex_lock (&f->lock);
+  f->resetting = on;
   f->epoch++;
   g_mutex_unlock (&f->lock);
 }
@@ -299,7 +312,7 @@ probe_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
       g_mutex_unlock (&f->lock);
       return GST_PAD_PROBE_OK;
     }
-    if (r->epoch >= f->epoch)
+    if (r->epoch >= f->epoch && !f->resetting)
       break;
     f->cursor++;                /* discarded by a later flush */
     f->n_dropped++;
@@ -1003,9 +1016,8 @@ set_state (Episode * ep, GstElement * e, GstState s)
 
   /* Going to READY discards the frames in flight, from the moment the
    * first element (downstream) deactivates its pads until the last. */
-  if (s <= GST_STATE_READY)
-    for (i = 0; i < ep->n_filters; i++)
-      flow_flush (&ep->flows[i]);
+  for (i = 0; s <= GST_STATE_READY && i < ep->n_filters; i++)
+    flow_resetting (&ep->flows[i], TRUE);
   ret = gst_element_set_state (e, s);
 
   if (ret == GST_STATE_CHANGE_ASYNC)
@@ -1020,7 +1032,7 @@ set_state (Episode * ep, GstElement * e, GstState s)
   }
   if (s <= GST_STATE_READY) {
     for (i = 0; i < ep->n_filters; i++)
-      flow_flush (&ep->flows[i]);
+      flow_resetting (&ep->flows[i], FALSE);
     if (ep->appsrc) {
       g_mutex_lock (&ep->feed.lock);
       ep->feed.caps_pending = TRUE;
