@@ -538,7 +538,8 @@ typedef struct
   GstElement *filters[MAX_FILTERS];
   guint n_filters;
   GRand *rand;
-  gint on;                      /* atomic */
+  gboolean on;                  /* main thread only */
+  gint budget;                  /* atomic: changes still to make */
   gint stop;                    /* atomic */
   guint64 changes;
   const gchar *const *backends;
@@ -737,19 +738,22 @@ set_one_property (PropThread * t, GstElement * e)
   g_free (props);
 }
 
+/* Sets the properties the main thread asks for (`budget`, so that a seed
+ * sets the same values in the same order), while frames flow. */
 static gpointer
 prop_thread (gpointer data)
 {
   PropThread *t = data;
 
   while (!g_atomic_int_get (&t->stop)) {
-    if (!g_atomic_int_get (&t->on)) {
-      g_usleep (1000);
+    if (g_atomic_int_get (&t->budget) <= 0) {
+      g_usleep (200);
       continue;
     }
     set_one_property (t, t->filters[g_rand_int_range (t->rand, 0,
                 t->n_filters)]);
-    g_usleep (g_rand_int_range (t->rand, 0, 1500));
+    g_atomic_int_add (&t->budget, -1);
+    g_usleep (g_rand_int_range (t->rand, 0, 500));
   }
   return NULL;
 }
@@ -1375,12 +1379,17 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     }
     step_started = g_get_monotonic_time ();
 
+    if (ep->props.on)
+      g_atomic_int_add (&ep->props.budget, g_rand_int_range (ep->rand, 1, 9));
     if (cls == A_PROPS)
-      g_atomic_int_set (&ep->props.on, !g_atomic_int_get (&ep->props.on));
+      ep->props.on = !ep->props.on;
     else if (ep->harness)
       harness_step (ep, cls);
     else
       pipeline_step (ep, cls);
+    /* The step's property changes are all made before it ends. */
+    while (ep->prop_thread && g_atomic_int_get (&ep->props.budget) > 0)
+      g_usleep (200);
 
     check_bus (ep->bus);
     for (s = 0; s < ep->n_filters; s++)
