@@ -757,6 +757,16 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
 }
 
+/* Replaces `params` (a snapshot that cannot be applied) with the last
+ * settings a spec was built from. */
+static void
+keep_applied (GstCudaFilter * self, CfParams * params)
+{
+  g_free ((gchar *) params->kernel);
+  *params = self->applied;
+  params->kernel = g_strdup (self->applied.kernel);
+}
+
 /* Rebuilds the spec and the layout from a snapshot of the properties when
  * they changed (or `force`, on new caps); never per frame otherwise. */
 gboolean
@@ -768,6 +778,7 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   CfLayout layout;
   CfSpec *spec;
   GError *err = NULL;
+  gboolean kept = FALSE;
   int maxval;
 
   GST_OBJECT_LOCK (self);
@@ -798,9 +809,8 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
               CUSTOM_KERNEL_EXAMPLE "): filtering as before until it is "
               "set."), (NULL));
     }
-    g_free ((gchar *) params.kernel);
-    params = self->applied;
-    params.kernel = g_strdup (self->applied.kernel);
+    keep_applied (self, &params);
+    kept = TRUE;
   } else {
     self->incomplete_warned = FALSE;
   }
@@ -820,6 +830,18 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
             GST_VIDEO_INFO_NAME (info), maxval), (NULL));
 
   spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
+  if (spec == NULL && self->have_applied && !kept) {
+    /* Properties are checked against 8-bit samples when they are set; a
+     * change the stream's depth cannot take (a sigma that needs more taps
+     * for 16-bit samples, weights too large) keeps the last settings that
+     * worked, as a half-made change does. */
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("Invalid filter settings for %s: %s: filtering as before.",
+            GST_VIDEO_INFO_NAME (info), err->message), (NULL));
+    g_clear_error (&err);
+    keep_applied (self, &params);
+    spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
+  }
   if (spec == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid filter settings for %s: %s",

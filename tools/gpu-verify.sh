@@ -71,7 +71,7 @@ for s in $steps; do
         "$build/tests/gpu/test-inflight" ;;
     cudamem) step cudamem 480 tests/element/gpu-cuda-memory.sh "$build" \
         "$out/logs/cudamem" ;;
-    reliability) step reliability 400 tests/reliability/gpu-run.sh "$build" \
+    reliability) step reliability 480 tests/reliability/gpu-run.sh "$build" \
         "$out/logs/reliability" ;;
     examples) step examples 240 examples/run-gpu-examples.sh "$build" \
         "$out/logs/examples" ;;

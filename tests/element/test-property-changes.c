@@ -166,6 +166,61 @@ GST_START_TEST (test_custom_then_kernel_while_playing)
 
 GST_END_TEST;
 
+/* Settings are checked against 8-bit samples when set: one that a 16-bit
+ * stream cannot take (sigma 7.9 needs 49 taps at 8 bits, 65 at 16) keeps
+ * the last settings that worked, with a warning, instead of stopping the
+ * pipeline. */
+GST_START_TEST (test_setting_too_deep_while_playing)
+{
+  const gchar *backend = backends[__i__];
+  GstElement *e;
+  GstHarness *h;
+  GstBus *bus;
+  gchar *text;
+  guint errs, n, i;
+
+  if (!backend_usable (backend))
+    return;
+  e = gst_element_factory_make ("cudafilter", NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  g_object_set (e, "frames-in-flight", 1, "sigma", 1.0, NULL);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY16_LE,width=8,"
+      "height=8,framerate=30/1");
+
+  g_object_set (e, "sigma", 7.9, NULL);
+  for (i = 0; i < 2; i++) {
+    guint16 px[64];
+    GstBuffer *out;
+    guint j;
+
+    for (j = 0; j < 64; j++)
+      px[j] = 1000;             /* a constant frame stays that constant */
+    fail_unless_equals_int (gst_harness_push (h,
+            gst_buffer_new_memdup (px, sizeof px)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL);
+    gst_buffer_extract (out, 0, px, sizeof px);
+    fail_unless_equals_int (px[0], 1000);
+    fail_unless_equals_int (px[63], 1000);
+    gst_buffer_unref (out);
+  }
+  text = messages (bus, &errs, &n);
+  fail_unless (errs == 0 && n == 1, "%u errors, %u warnings: %s", errs, n,
+      text);
+  fail_unless (strstr (text, "65-tap") != NULL, "%s", text);
+  g_free (text);
+
+  gst_bus_set_flushing (bus, TRUE);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
 /* At start there is nothing to keep: still an error. */
 GST_START_TEST (test_custom_without_kernel_at_start)
 {
@@ -328,6 +383,8 @@ property_changes_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_custom_then_kernel_while_playing, 0,
+      G_N_ELEMENTS (backends));
+  tcase_add_loop_test (tc, test_setting_too_deep_while_playing, 0,
       G_N_ELEMENTS (backends));
   tcase_add_loop_test (tc, test_custom_without_kernel_at_start, 0,
       G_N_ELEMENTS (backends));

@@ -2,7 +2,8 @@
 # The reliability checks that need a GPU, for one call on the GPU host:
 # the reliability tests with backend=cuda, a soak (100 000 1080p frames,
 # properties changing every 100), and the GPU suite under compute-sanitizer
-# memcheck, racecheck, initcheck and synccheck on a representative subset.
+# memcheck, racecheck, initcheck and synccheck on a representative subset,
+# and the hostile-scenario fuzzer with backend=cuda (also under memcheck).
 #
 #   source .gpu/env.sh; tests/reliability/gpu-run.sh BUILD OUTDIR
 set -u
@@ -16,7 +17,7 @@ rel=$build/tests/reliability
 cs="compute-sanitizer --error-exitcode=1 --print-limit=20"
 status=0
 start=$(date +%s)
-budget=${BUDGET:-370}
+budget=${BUDGET:-450}
 
 step () {
   local name=$1 limit=$2; shift 2
@@ -59,4 +60,12 @@ step cs-synccheck-soak 25 $cs --tool synccheck "$rel/soak" 100 cuda 320 240 NV12
 # there, memory errors are not.
 step cs-memcheck-faults 30 $cs --tool memcheck --report-api-errors no "$rel/test-faults"
 step leaks-cuda 40 env GST_TRACERS=leaks "$rel/test-leaks" 300 cuda
+# The hostile-scenario fuzzer on the CUDA backend, then under memcheck;
+# the classes left out are those of meson's reliability-hostile.
+hostile_skip=${HOSTILE_SKIP:-incomplete,deep,preroll,seek}
+step hostile-cuda 40 env CF_HOSTILE_BACKENDS=cuda,auto \
+  CF_HOSTILE_SKIP=$hostile_skip "$rel/test-hostile" --seconds 30
+step cs-memcheck-hostile 60 env CF_HOSTILE_BACKENDS=cuda \
+  CF_HOSTILE_SKIP=$hostile_skip CF_HOSTILE_STEP_TIMEOUT=50 \
+  $cs --tool memcheck "$rel/test-hostile" --seconds 40
 exit $status

@@ -2,10 +2,10 @@
  *
  * Runs CYCLES pipelines (build, play to EOS, tear down) in one process under
  * GStreamer's leaks tracer, cycling through formats, filters and frames in
- * flight, then compares the tracer's count of live objects per type with the
- * count before the cycles: there must be no more.  A warm-up cycle of every kind runs first
- * so that process-wide singletons (allocators, types, caches) exist before
- * tracking starts.  The tracer is enabled here (GST_TRACERS=leaks) unless
+ * flight, then counts, per type, the objects the tracer saw created during
+ * the cycles less those it saw destroyed: there must be none left.  A
+ * warm-up cycle of every kind runs first so that process-wide singletons
+ * (allocators, types, caches) exist before tracking starts.  The tracer is enabled here (GST_TRACERS=leaks) unless
  * the environment already names tracers; at exit gst_deinit () makes it log
  * any object still alive, which tools/valgrind and the meson wrapper also
  * check ("object-alive" lines).
@@ -86,60 +86,62 @@ find_leaks_tracer (void)
   return found;
 }
 
-/* Live objects per type name, as the tracer counts them. */
-static GHashTable *
-live_counts (GstTracer * tracer)
+/* Adds the tracer's activity since the last checkpoint to net, per type
+ * name: +1 for each object created, -1 for each destroyed.  The checkpoint
+ * lists name objects by type and address only.  (The tracer's
+ * "get-live-objects" hands over the live objects themselves without a
+ * reference: freeing its answer drops a reference the caller does not own,
+ * and a pipeline's task thread later unrefs a freed object.) */
+static void
+add_activity (GstTracer * tracer, GHashTable * net)
 {
-  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal,
-      g_free, NULL);
-  GstStructure *live = NULL;
-  const GValue *list;
-  guint i, n;
+  static const struct
+  {
+    const gchar *list;
+    gint sign;
+  } kinds[] = { {"objects-created-list", 1}, {"objects-removed-list", -1} };
+  GstStructure *cp = NULL;
+  guint k, i;
 
-  g_signal_emit_by_name (tracer, "get-live-objects", &live);
-  list = live ? gst_structure_get_value (live, "live-objects-list") : NULL;
-  n = list ? gst_value_list_get_size (list) : 0;
-  for (i = 0; i < n; i++) {
-    const GstStructure *o =
-        gst_value_get_structure (gst_value_list_get_value (list, i));
-    const GValue *obj = gst_structure_get_value (o, "object");
-    const gchar *type = "(unknown)";
-    gpointer old;
+  g_signal_emit_by_name (tracer, "activity-get-checkpoint", &cp);
+  for (k = 0; cp != NULL && k < G_N_ELEMENTS (kinds); k++) {
+    const GValue *list = gst_structure_get_value (cp, kinds[k].list);
+    guint n = list ? gst_value_list_get_size (list) : 0;
 
-    /* Each entry holds the live object itself. */
-    if (obj && G_VALUE_HOLDS_OBJECT (obj) && g_value_get_object (obj))
-      type = G_OBJECT_TYPE_NAME (g_value_get_object (obj));
-    else if (obj && G_VALUE_HOLDS_BOXED (obj) && g_value_get_boxed (obj))
-      type = g_type_name (GST_MINI_OBJECT_TYPE (g_value_get_boxed (obj)));
-    old = g_hash_table_lookup (counts, type);
+    for (i = 0; i < n; i++) {
+      const GstStructure *o =
+          gst_value_get_structure (gst_value_list_get_value (list, i));
+      const gchar *type = gst_structure_get_string (o, "type-name");
+      gint was;
 
-    g_hash_table_insert (counts, g_strdup (type),
-        GUINT_TO_POINTER (GPOINTER_TO_UINT (old) + 1));
+      type = type ? type : "(unknown)";
+      was = GPOINTER_TO_INT (g_hash_table_lookup (net, type));
+      g_hash_table_insert (net, g_strdup (type),
+          GINT_TO_POINTER (was + kinds[k].sign));
+    }
   }
-  if (live)
-    gst_structure_free (live);
-  return counts;
+  if (cp)
+    gst_structure_free (cp);
 }
 
-/* Objects alive now beyond those alive at `before`, per type; prints them
- * and returns how many. */
+/* Objects created since tracking started and still alive, per type; prints
+ * them and returns how many. */
 static guint
-report_leaks (GHashTable * before, GHashTable * after, gboolean print)
+report_leaks (GHashTable * net, gboolean print)
 {
   GHashTableIter it;
   gpointer key, value;
   guint leaked = 0;
 
-  g_hash_table_iter_init (&it, after);
+  g_hash_table_iter_init (&it, net);
   while (g_hash_table_iter_next (&it, &key, &value)) {
-    guint was = GPOINTER_TO_UINT (g_hash_table_lookup (before, key));
-    guint now = GPOINTER_TO_UINT (value);
+    gint n = GPOINTER_TO_INT (value);
 
-    if (now > was && print)
-      fprintf (stderr, "leaked: %u more %s alive after the cycles\n",
-          now - was, (const char *) key);
-    if (now > was)
-      leaked += now - was;
+    if (n > 0 && print)
+      fprintf (stderr, "leaked: %d more %s alive after the cycles\n", n,
+          (const char *) key);
+    if (n > 0)
+      leaked += n;
   }
   return leaked;
 }
@@ -150,7 +152,7 @@ main (int argc, char **argv)
   guint cycles = argc > 1 ? (guint) atoi (argv[1]) : 1000, i, failed = 0;
   const char *backend = argc > 2 ? argv[2] : "cpu";
   GstTracer *tracer;
-  GHashTable *before, *after;
+  GHashTable *net;
   guint alive;
 
   if (g_getenv ("GST_TRACERS") == NULL)
@@ -184,20 +186,25 @@ main (int argc, char **argv)
   for (i = 0; i < 3 * G_N_ELEMENTS (formats) * G_N_ELEMENTS (filters); i++)
     failed += !run_cycle (i, backend);
 
-  before = live_counts (tracer);
-  for (i = 0; i < cycles; i++)
+  net = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_signal_emit_by_name (tracer, "activity-start-tracking");
+  for (i = 0; i < cycles; i++) {
     failed += !run_cycle (i, backend);
+    /* Checkpoints keep the tracer's activity lists short. */
+    if (i % 100 == 99)
+      add_activity (tracer, net);
+  }
   /* A task's thread drops its last reference just after the join that
    * state NULL waits for: give stragglers a moment before counting. */
   for (i = 0; i < 20; i++) {
-    after = live_counts (tracer);
-    alive = report_leaks (before, after, i == 19);
-    g_hash_table_unref (after);
+    add_activity (tracer, net);
+    alive = report_leaks (net, i == 19);
     if (alive == 0)
       break;
     g_usleep (50000);
   }
-  g_hash_table_unref (before);
+  g_signal_emit_by_name (tracer, "activity-stop-tracking");
+  g_hash_table_unref (net);
   gst_object_unref (tracer);
 
   printf ("%u pipeline cycles (backend=%s): %u failed, %u objects leaked\n",

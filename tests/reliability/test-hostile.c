@@ -1,0 +1,1584 @@
+/* cudafilter reliability: a seeded hostile-scenario fuzzer.
+ *
+ * Drives cudafilter through random sequences of what applications and
+ * pipelines do to an element, in episodes of two kinds:
+ *
+ * - a GstHarness around one element: caps changes (every format the
+ *   element's pad template offers, sizes 1..512, odd widths, buffers with
+ *   padded strides and plane gaps through a video meta), flushes, EOS,
+ *   RECONFIGURE with a changing downstream (system or CUDA memory), state
+ *   changes in any order, frames-in-flight changes in READY;
+ * - a pipeline: appsrc ! cudafilter ! capsfilter ! tee, with 0 to 3
+ *   branches of queue ! cudafilter ! fakesink: caps changes upstream
+ *   (between two frames, as a decoder makes them), flushing seeks, EOS,
+ *   RECONFIGURE with a changing downstream, state changes;  (appsrc rather
+ *   than videotestsrc: the 1.22 videotestsrc corrupts its own line buffers
+ *   when renegotiation and state changes race, a bad free that AddressSanitizer
+ *   shows inside videotestsrc);
+ *
+ * and in both, every writable property of every cudafilter set from another
+ * thread while frames flow, with valid and invalid values, on backend=cpu
+ * or auto (CF_HOSTILE_BACKENDS, e.g. "cuda" on a GPU host).
+ *
+ * What must hold after every step: no crash; no critical or warning from
+ * GLib or GStreamer except the GLib-GObject one for a value this program set
+ * out of a property's range on purpose; no ERROR message and no WARNING
+ * but the element's refusal of an invalid property value and the CPU
+ * fallback notice (and GstBaseTransform's "not negotiated" when a
+ * renegotiation meets a flush: it retries); every frame that entered an element leaves it, once, in
+ * order, with its timestamps, except frames a flush (or a state change to
+ * READY) discarded while they were in flight; no step takes longer than
+ * CF_HOSTILE_STEP_TIMEOUT seconds (a hang).  Leaks: run under the leaks
+ * tracer (check-leaks.sh), nothing may be alive at exit.
+ *
+ * A failure prints the seed and the step; the same seed replays the same
+ * sequence of actions (thread timing aside):
+ *
+ *   test-hostile --seed S [--steps N] [--seconds T] [--skip CLASSES]
+ *
+ * Environment, for meson: CF_HOSTILE_SEED, CF_HOSTILE_STEPS (default 2000),
+ * CF_HOSTILE_SECONDS (0 = no limit), CF_HOSTILE_SKIP (action classes left
+ * out, comma-separated, e.g. while a known bug in one is being fixed),
+ * CF_HOSTILE_BACKENDS (default "cpu,auto"), CF_HOSTILE_STEP_TIMEOUT (20),
+ * CF_HOSTILE_VERBOSE=1 (every step on stdout).  Classes: caps, stride
+ * (padded strides and plane offsets), props (the property thread), invalid
+ * (invalid values among its changes), incomplete (filter=custom without a
+ * kernel while playing), fif, state, flush, seek, eos, reconfigure, tee
+ * (fan-out), deep (formats of more than 8 bits), preroll (sinks that
+ * preroll: a state change to PAUSED or PLAYING waits until every branch's
+ * sink has a frame). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#define FRAME_DUR (GST_SECOND / 30)
+#define MAX_FILTERS 4
+#define BIG_KERNEL 64           /* one more tap than the element takes */
+
+/* ---------------------------------------------------------------------- */
+/* Action classes */
+
+enum
+{
+  A_CAPS, A_STRIDE, A_PROPS, A_INVALID, A_INCOMPLETE, A_FIF, A_STATE,
+  A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_DEEP, A_PREROLL, A_PUSH,
+  N_CLASSES
+};
+
+static const gchar *const class_names[N_CLASSES] = { "caps", "stride",
+  "props", "invalid", "incomplete", "fif", "state", "flush", "seek", "eos",
+  "reconfigure", "tee", "deep", "preroll", "push"
+};
+
+static gboolean enabled[N_CLASSES];
+static guint64 class_count[N_CLASSES];
+
+/* ---------------------------------------------------------------------- */
+/* The reproducer line, kept ready for a crash or a hang */
+
+static guint32 seed;
+static guint64 step;
+static guint episode;
+static const gchar *step_what = "setup";
+static const gchar *episode_desc = "";
+static gchar repro[512];
+static volatile gint64 step_started;    /* monotonic us, 0 = none */
+static guint step_timeout_s = 20;
+
+static void
+update_repro (void)
+{
+  g_snprintf (repro, sizeof repro, "hostile: seed %u, step %" G_GUINT64_FORMAT
+      " (episode %u: %s), action %s\nhostile: replay with: test-hostile "
+      "--seed %u --steps %" G_GUINT64_FORMAT "\n", seed, step, episode,
+      episode_desc, step_what, seed, step + 1);
+}
+
+G_GNUC_NORETURN static void
+die (const gchar * fmt, ...)
+{
+  va_list args;
+  gchar *msg;
+
+  va_start (args, fmt);
+  msg = g_strdup_vprintf (fmt, args);
+  va_end (args);
+  update_repro ();
+  fflush (stdout);
+  fprintf (stderr, "hostile: FAILED: %s\n%s", msg, repro);
+  fflush (stderr);
+  signal (SIGABRT, SIG_DFL);
+  abort ();
+}
+
+static void
+on_fatal_signal (int sig)
+{
+  ssize_t r = write (2, repro, strlen (repro));
+
+  (void) r;
+  signal (sig, SIG_DFL);
+  raise (sig);
+}
+
+static gpointer
+watchdog (gpointer data)
+{
+  for (;;) {
+    gint64 started = step_started;
+
+    if (started && g_get_monotonic_time () - started >
+        (gint64) step_timeout_s * G_USEC_PER_SEC) {
+      fprintf (stderr, "hostile: FAILED: a step took more than %u s (hang)\n"
+          "%s", step_timeout_s, repro);
+      fflush (stderr);
+      signal (SIGABRT, SIG_DFL);
+      abort ();
+    }
+    g_usleep (200000);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* GLib log: criticals and warnings are failures, but for the out-of-range
+ * value the property thread sets on purpose (it says so in expect_glib). */
+
+static GPrivate expect_glib;
+static gint glib_expected;
+static gint invalid_sets;       /* invalid values the property thread set */
+
+static void
+log_handler (const gchar * domain, GLogLevelFlags level, const gchar * msg,
+    gpointer data)
+{
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL |
+          G_LOG_LEVEL_WARNING)) {
+    if ((level & G_LOG_LEVEL_WARNING) && g_private_get (&expect_glib)
+        && g_strcmp0 (domain, "GLib-GObject") == 0
+        && strstr (msg, "out of range") != NULL) {
+      g_atomic_int_inc (&glib_expected);
+      return;
+    }
+    die ("%s-%s: %s", domain ? domain : "?",
+        (level & G_LOG_LEVEL_WARNING) ? "WARNING" : "CRITICAL", msg);
+  }
+  g_log_default_handler (domain, level, msg, data);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Frames in == frames out, per element.  Each buffer entering an element is
+ * given a sequence number (its offset) and recorded with the flush count
+ * at that time; each buffer leaving must be the oldest one still owed, or
+ * come after owed ones that a later flush allowed to be dropped. */
+
+typedef struct
+{
+  guint64 seq;
+  GstClockTime pts, duration;
+  guint epoch;
+} InRec;
+
+typedef struct
+{
+  GMutex lock;
+  GArray *ins;                  /* InRec, oldest first */
+  guint cursor;                 /* first not yet out nor dropped */
+  guint epoch;                  /* flushes seen */
+  gboolean resetting;           /* a state change to READY is under way */
+  guint64 next_seq;
+  guint64 n_in, n_out, n_dropped;
+  gchar *violation;
+  gchar name[16];
+} Flow;
+
+static guint64 total_in, total_out, total_dropped;
+
+static void
+flow_init (Flow * f, const gchar * name)
+{
+  memset (f, 0, sizeof *f);
+  g_mutex_init (&f->lock);
+  f->ins = g_array_new (FALSE, FALSE, sizeof (InRec));
+  g_strlcpy (f->name, name, sizeof f->name);
+}
+
+static void
+flow_clear (Flow * f)
+{
+  total_in += f->n_in;
+  total_out += f->n_out;
+  total_dropped += f->n_dropped;
+  g_array_free (f->ins, TRUE);
+  g_free (f->violation);
+  g_mutex_clear (&f->lock);
+}
+
+static void
+flow_violation (Flow * f, gchar * what)
+{
+  if (f->violation == NULL)
+    f->violation = what;
+  else
+    g_free (what);
+}
+
+/* A flush or a reset: frames owed so far may be discarded. */
+static void
+flow_flush (Flow * f)
+{
+  g_mutex_lock (&f->lock);
+  f->epoch++;
+  g_mutex_unlock (&f->lock);
+}
+
+/* While a pipeline goes down to READY, its elements deactivate one by one
+ * from downstream: an element may still take frames in and push them into
+ * pads already flushing, and drop others; all of that is discarded. */
+static void
+flow_resetting (Flow * f, gboolean on)
+{
+  g_mutex_lock (&f->lock);
+  f->resetting = on;
+  f->epoch++;
+  g_mutex_unlock (&f->lock);
+}
+
+static GstPadProbeReturn
+probe_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Flow *f = data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    GstBuffer *buf = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER
+        (info));
+    InRec r;
+
+    g_mutex_lock (&f->lock);
+    r.seq = f->next_seq++;
+    r.pts = GST_BUFFER_PTS (buf);
+    r.duration = GST_BUFFER_DURATION (buf);
+    r.epoch = f->epoch;
+    g_array_append_val (f->ins, r);
+    f->n_in++;
+    g_mutex_unlock (&f->lock);
+    GST_BUFFER_OFFSET (buf) = r.seq;
+    GST_PAD_PROBE_INFO_DATA (info) = buf;
+  } else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
+      GST_EVENT_FLUSH_START
+      || GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) ==
+      GST_EVENT_FLUSH_STOP) {
+    /* Both: a buffer that passed the pad's flushing check just before
+     * flush-start is counted in after it, and discarded at flush-stop. */
+    flow_flush (f);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+probe_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Flow *f = data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  guint64 seq = GST_BUFFER_OFFSET (buf);
+
+  g_mutex_lock (&f->lock);
+  while (f->cursor < f->ins->len) {
+    InRec *r = &g_array_index (f->ins, InRec, f->cursor);
+
+    if (r->seq == seq) {
+      if (r->pts != GST_BUFFER_PTS (buf)
+          || r->duration != GST_BUFFER_DURATION (buf))
+        flow_violation (f, g_strdup_printf ("%s: frame #%" G_GUINT64_FORMAT
+                " went in with pts %" GST_TIME_FORMAT " duration %"
+                GST_TIME_FORMAT ", came out with %" GST_TIME_FORMAT " %"
+                GST_TIME_FORMAT, f->name, seq, GST_TIME_ARGS (r->pts),
+                GST_TIME_ARGS (r->duration),
+                GST_TIME_ARGS (GST_BUFFER_PTS (buf)),
+                GST_TIME_ARGS (GST_BUFFER_DURATION (buf))));
+      f->cursor++;
+      f->n_out++;
+      g_mutex_unlock (&f->lock);
+      return GST_PAD_PROBE_OK;
+    }
+    if (r->epoch >= f->epoch && !f->resetting)
+      break;
+    f->cursor++;                /* discarded by a later flush */
+    f->n_dropped++;
+  }
+  flow_violation (f, g_strdup_printf ("%s: frame #%" G_GUINT64_FORMAT
+          " (pts %" GST_TIME_FORMAT ") came out while frame #%" G_GUINT64_FORMAT
+          " was owed and no flush came after it (%" G_GUINT64_FORMAT " in, %"
+          G_GUINT64_FORMAT " out, %" G_GUINT64_FORMAT " flushed)", f->name, seq,
+          GST_TIME_ARGS (GST_BUFFER_PTS (buf)), f->cursor < f->ins->len ?
+          g_array_index (f->ins, InRec, f->cursor).seq : G_MAXUINT64,
+          f->n_in, f->n_out, f->n_dropped));
+  g_mutex_unlock (&f->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+/* After EOS: every frame since the last flush is out. */
+static void
+flow_check_complete (Flow * f)
+{
+  guint i, owed = 0;
+
+  g_mutex_lock (&f->lock);
+  for (i = f->cursor; i < f->ins->len; i++)
+    if (g_array_index (f->ins, InRec, i).epoch >= f->epoch)
+      owed++;
+  if (owed)
+    flow_violation (f, g_strdup_printf ("%s: %u frame(s) still owed after "
+            "EOS (%" G_GUINT64_FORMAT " in, %" G_GUINT64_FORMAT " out, %"
+            G_GUINT64_FORMAT " flushed)", f->name, owed, f->n_in, f->n_out,
+            f->n_dropped));
+  g_mutex_unlock (&f->lock);
+}
+
+/* Fails on a violation; forgets what is settled. */
+static void
+flow_check (Flow * f)
+{
+  g_mutex_lock (&f->lock);
+  if (f->violation) {
+    gchar *v = g_strdup (f->violation);
+
+    g_mutex_unlock (&f->lock);
+    die ("frames in != frames out: %s", v);
+  }
+  if (f->cursor > 256) {
+    g_array_remove_range (f->ins, 0, f->cursor);
+    f->cursor = 0;
+  }
+  g_mutex_unlock (&f->lock);
+}
+
+static void
+flow_attach (Flow * f, GstElement * e)
+{
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstPad *src = gst_element_get_static_pad (e, "src");
+
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+      probe_in, f, NULL);
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, probe_out, f, NULL);
+  gst_object_unref (sink);
+  gst_object_unref (src);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Bus: no ERROR, and WARNINGs only of the kinds expected */
+
+static guint64 refusals, fallbacks, renegotiations;
+/* Held by a half-made property change, and by state changes. */
+static GMutex half_made_change;
+
+static void
+check_bus (GstBus * bus)
+{
+  GstMessage *msg;
+
+  /* Everything else is dropped, so that the queue stays short. */
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+    gboolean ours = GST_IS_ELEMENT (GST_MESSAGE_SRC (msg))
+        && g_str_has_prefix (GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), "cf");
+
+    if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR
+        && GST_MESSAGE_TYPE (msg) != GST_MESSAGE_WARNING) {
+      gst_message_unref (msg);
+      continue;
+    }
+
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &err, &dbg);
+      die ("ERROR from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+          err->message, GST_STR_NULL (dbg));
+    }
+    gst_message_parse_warning (msg, &err, &dbg);
+    /* The element's word on settings it refused or adjusted: a value out
+     * of range, a half-made change or one the stream's depth cannot take
+     * (filtering goes on as before), a border value clamped. */
+    if (ours && g_error_matches (err, GST_LIBRARY_ERROR,
+            GST_LIBRARY_ERROR_SETTINGS))
+      refusals++;
+    else if (ours && g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_NOT_FOUND))
+      fallbacks++;
+    /* GstBaseTransform's when a renegotiation meets a flush (the caps
+     * event cannot go downstream yet); it tries again, and a real failure
+     * ends in an ERROR. */
+    else if (g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT)
+        && strcmp (err->message, "not negotiated") == 0)
+      renegotiations++;
+    else
+      die ("WARNING from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+          err->message, GST_STR_NULL (dbg));
+    g_error_free (err);
+    g_free (dbg);
+    gst_message_unref (msg);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Formats and sizes */
+
+static GPtrArray *formats;      /* what the element's sink template offers */
+static GPtrArray *cuda_formats; /* of those, what it offers in CUDA memory */
+
+static void
+add_formats (GPtrArray * list, const GValue * v)
+{
+  if (G_VALUE_HOLDS_STRING (v)) {
+    const gchar *s = g_value_get_string (v);
+    guint i;
+
+    for (i = 0; i < list->len; i++)
+      if (strcmp (list->pdata[i], s) == 0)
+        return;
+    g_ptr_array_add (list, g_strdup (s));
+  } else if (GST_VALUE_HOLDS_LIST (v)) {
+    guint i;
+
+    for (i = 0; i < gst_value_list_get_size (v); i++)
+      add_formats (list, gst_value_list_get_value (v, i));
+  }
+}
+
+static void
+collect_formats (void)
+{
+  GstElementFactory *f = gst_element_factory_find ("cudafilter");
+  const GList *l;
+  guint i;
+
+  if (f == NULL)
+    die ("cudafilter not found: is GST_PLUGIN_PATH set?");
+  formats = g_ptr_array_new_with_free_func (g_free);
+  cuda_formats = g_ptr_array_new_with_free_func (g_free);
+  for (l = gst_element_factory_get_static_pad_templates (f); l; l = l->next) {
+    GstStaticPadTemplate *t = l->data;
+    GstCaps *caps;
+
+    if (t->direction != GST_PAD_SINK)
+      continue;
+    caps = gst_static_caps_get (&t->static_caps);
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *feat = gst_caps_get_features (caps, i);
+      const GValue *v = gst_structure_get_value (gst_caps_get_structure (caps,
+              i), "format");
+
+      add_formats (formats, v);
+      if (feat && gst_caps_features_contains (feat, "memory:CUDAMemory"))
+        add_formats (cuda_formats, v);
+    }
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (f);
+  if (formats->len == 0)
+    die ("no formats found in the element's pad template");
+}
+
+static gboolean
+in_list (GPtrArray * list, const gchar * s)
+{
+  guint i;
+
+  for (i = 0; i < list->len; i++)
+    if (strcmp (list->pdata[i], s) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A format of `from`; only one the element offers in CUDA memory when
+ * downstream asks for CUDA memory (others cannot negotiate then). */
+static const gchar *
+random_format (GRand * r, GPtrArray * from, gboolean cuda)
+{
+  for (;;) {
+    const gchar *f = from->pdata[g_rand_int_range (r, 0, from->len)];
+    const GstVideoFormatInfo *fi =
+        gst_video_format_get_info (gst_video_format_from_string (f));
+
+    if ((!cuda || in_list (cuda_formats, f))
+        && (enabled[A_DEEP] || GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) <= 8)) {
+      class_count[A_DEEP] += GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) > 8;
+      return f;
+    }
+  }
+}
+
+/* Mostly small, sometimes up to 512; odd sizes as often as even. */
+static gint
+random_size (GRand * r)
+{
+  guint k = g_rand_int_range (r, 0, 10);
+
+  if (k < 7)
+    return g_rand_int_range (r, 1, 49);
+  if (k < 9)
+    return g_rand_int_range (r, 1, 161);
+  return g_rand_int_range (r, 1, 513);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The property thread */
+
+typedef struct
+{
+  GstElement *filters[MAX_FILTERS];
+  guint n_filters;
+  GRand *rand;
+  gboolean on;                  /* main thread only */
+  gint budget;                  /* atomic: changes still to make */
+  gint stop;                    /* atomic */
+  guint64 changes;
+  const gchar *const *backends;
+} PropThread;
+
+static const gchar *const valid_kernels[] = { "0 -1 0; -1 5 -1; 0 -1 0",
+  "1 2 1; 2 4 2; 1 2 1", "1,1,1,1,1", "1; 2; 1", "0.5 0.25; 0.25 0.125",
+  "1 1 1; 1 -8 1; 1 1 1", "-1 0 1", "1"
+};
+
+static const gchar *const invalid_kernels[] = { "1 2; 3", "abc", "1,,2",
+  "nan", "1e999", "; ;", "1 2 3;", "inf -inf"
+};
+
+static gchar *
+big_kernel (guint n)
+{
+  GString *s = g_string_new (NULL);
+  guint i, j;
+
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < n; j++)
+      g_string_append (s, j ? " 1" : "1");
+    if (i + 1 < n)
+      g_string_append (s, "; ");
+  }
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+allowed_backend (PropThread * t, const gchar * nick)
+{
+  guint i;
+
+  for (i = 0; t->backends[i]; i++)
+    if (strcmp (t->backends[i], nick) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A value for pspec: valid, or (when allowed) invalid; *out_of_range says
+ * GLib will refuse it with a warning. */
+static gboolean
+pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
+    gboolean * out_of_range)
+{
+  GRand *r = t->rand;
+
+  *out_of_range = FALSE;
+  g_value_init (v, p->value_type);
+  if (G_IS_PARAM_SPEC_ENUM (p)) {
+    GEnumClass *ec = G_PARAM_SPEC_ENUM (p)->enum_class;
+    GEnumValue *ev;
+
+    if (invalid) {
+      g_value_set_enum (v, ec->maximum + 1 + g_rand_int_range (r, 0, 100));
+      *out_of_range = TRUE;
+      return TRUE;
+    }
+    ev = &ec->values[g_rand_int_range (r, 0, ec->n_values)];
+    if (strcmp (p->name, "backend") == 0 && !allowed_backend (t,
+            ev->value_nick))
+      return FALSE;
+    g_value_set_enum (v, ev->value);
+    return TRUE;
+  }
+  if (G_IS_PARAM_SPEC_BOOLEAN (p)) {
+    g_value_set_boolean (v, g_rand_boolean (r));
+    return TRUE;
+  }
+  if (G_IS_PARAM_SPEC_INT (p)) {
+    GParamSpecInt *ip = G_PARAM_SPEC_INT (p);
+
+    if (invalid && (ip->minimum > G_MININT || ip->maximum < G_MAXINT)) {
+      *out_of_range = TRUE;
+      g_value_set_int (v, ip->minimum > G_MININT ? ip->minimum - 1 :
+          ip->maximum + 1);
+      return TRUE;
+    }
+    if (strcmp (p->name, "cuda-device-id") == 0)
+      g_value_set_int (v, g_rand_int_range (r, -1, 1));
+    else if (strcmp (p->name, "kernel-size") == 0)
+      /* Odd sizes and, as user mistakes, even ones; large ones rarely. */
+      g_value_set_int (v, g_rand_int_range (r, 0, 10) ? g_rand_int_range (r,
+              0, 10) : g_rand_int_range (r, ip->minimum, ip->maximum + 1));
+    else
+      g_value_set_int (v, CLAMP (ip->minimum + g_rand_int_range (r, 0, 40),
+              ip->minimum, ip->maximum));
+    return TRUE;
+  }
+  if (G_IS_PARAM_SPEC_UINT (p)) {
+    GParamSpecUInt *up = G_PARAM_SPEC_UINT (p);
+
+    if (invalid && (up->minimum > 0 || up->maximum < G_MAXUINT)) {
+      *out_of_range = TRUE;
+      g_value_set_uint (v, up->maximum < G_MAXUINT ? up->maximum + 1 +
+          g_rand_int_range (r, 0, 3) : up->minimum - 1);
+      return TRUE;
+    }
+    g_value_set_uint (v, MIN (up->minimum + (guint) g_rand_int_range (r, 0,
+                up->maximum - up->minimum < 300 ? up->maximum - up->minimum +
+                1 : 300), up->maximum));
+    return TRUE;
+  }
+  if (G_IS_PARAM_SPEC_DOUBLE (p)) {
+    GParamSpecDouble *dp = G_PARAM_SPEC_DOUBLE (p);
+    static const gdouble specials[] = { 0, 1, -1, 0.5, 2, 255, -255, 1e6,
+      1e300, -1e300, 1e-300
+    };
+
+    if (invalid) {
+      if (dp->minimum > -G_MAXDOUBLE && g_rand_boolean (r)) {
+        *out_of_range = TRUE;
+        g_value_set_double (v, dp->minimum - 1);
+      } else {
+        gdouble odd[] = { NAN, INFINITY, -INFINITY };
+        guint k = g_rand_int_range (r, 0, 3);
+
+        /* GLib refuses these for every double property. */
+        *out_of_range = TRUE;
+        g_value_set_double (v, odd[k]);
+      }
+      return TRUE;
+    }
+    if (dp->maximum - dp->minimum < 2000)
+      g_value_set_double (v, g_rand_int_range (r, 0, 4) ?
+          dp->minimum + g_rand_double_range (r, 0, MIN (8.0,
+                  dp->maximum - dp->minimum)) : g_rand_double_range (r,
+              dp->minimum, dp->maximum));
+    else
+      g_value_set_double (v, g_rand_int_range (r, 0, 2) ?
+          g_rand_double_range (r, -10, 10) :
+          specials[g_rand_int_range (r, 0, G_N_ELEMENTS (specials))]);
+    return TRUE;
+  }
+  if (G_IS_PARAM_SPEC_STRING (p)) {
+    if (invalid) {
+      if (g_rand_int_range (r, 0, 8) == 0)
+        g_value_take_string (v, big_kernel (BIG_KERNEL));
+      else
+        g_value_set_string (v, invalid_kernels[g_rand_int_range (r, 0,
+                    G_N_ELEMENTS (invalid_kernels))]);
+      return TRUE;
+    }
+    g_value_set_string (v, valid_kernels[g_rand_int_range (r, 0,
+                G_N_ELEMENTS (valid_kernels))]);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+static void
+set_one_property (PropThread * t, GstElement * e)
+{
+  GParamSpec **props;
+  guint n, i;
+  GParamSpec *p;
+  GValue v = G_VALUE_INIT;
+  gboolean invalid, oor;
+
+  props = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n);
+  for (i = 0; i < 8; i++) {
+    p = props[g_rand_int_range (t->rand, 0, n)];
+    if ((p->flags & G_PARAM_WRITABLE) && !(p->flags & G_PARAM_CONSTRUCT_ONLY)
+        && strcmp (p->name, "name") != 0 && strcmp (p->name, "parent") != 0)
+      break;
+    p = NULL;
+  }
+  if (p == NULL) {
+    g_free (props);
+    return;
+  }
+
+  /* A half-made change, as an application switching to a custom matrix
+   * makes it: filter=custom without a kernel while frames flow, the kernel
+   * a moment later.  Filtering goes on with the last complete settings. */
+  if (enabled[A_INCOMPLETE] && strcmp (p->name, "kernel") == 0
+      && g_rand_int_range (t->rand, 0, 6) == 0) {
+    gchar *kernel;
+
+    g_mutex_lock (&half_made_change);
+    g_object_set (e, "kernel", g_rand_boolean (t->rand) ? NULL : "  ", NULL);
+    if (g_rand_boolean (t->rand))
+      gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
+    g_usleep (g_rand_int_range (t->rand, 0, 3000));
+    g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
+    g_object_get (e, "kernel", &kernel, NULL);
+    if (kernel == NULL)         /* refused (with the scale now set) */
+      gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
+    g_free (kernel);
+    g_mutex_unlock (&half_made_change);
+    t->changes++;
+    g_free (props);
+    return;
+  }
+
+  invalid = enabled[A_INVALID] && g_rand_int_range (t->rand, 0, 4) == 0;
+  if (pick_value (t, p, &v, invalid, &oor)) {
+    if (invalid)
+      g_atomic_int_inc (&invalid_sets);
+    if (oor)
+      g_private_set (&expect_glib, GINT_TO_POINTER (1));
+    g_object_set_property (G_OBJECT (e), p->name, &v);
+    g_private_set (&expect_glib, NULL);
+    t->changes++;
+  }
+  g_value_unset (&v);
+  g_free (props);
+}
+
+/* Sets the properties the main thread asks for (`budget`, so that a seed
+ * sets the same values in the same order), while frames flow. */
+static gpointer
+prop_thread (gpointer data)
+{
+  PropThread *t = data;
+
+  while (!g_atomic_int_get (&t->stop)) {
+    if (g_atomic_int_get (&t->budget) <= 0) {
+      g_usleep (200);
+      continue;
+    }
+    set_one_property (t, t->filters[g_rand_int_range (t->rand, 0,
+                t->n_filters)]);
+    g_atomic_int_add (&t->budget, -1);
+    g_usleep (g_rand_int_range (t->rand, 0, 500));
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The pipelines' source: appsrc, fed from its streaming thread, in time
+ * format and seekable; caps change between two frames. */
+
+typedef struct
+{
+  GMutex lock;
+  GstVideoInfo info;
+  gboolean caps_pending;
+  GstClockTime next_pts;
+  guint64 n;
+} Feed;
+
+static void
+feed_need_data (GstAppSrc * src, guint length, gpointer data)
+{
+  Feed *f = data;
+  GstBuffer *buf;
+
+  g_mutex_lock (&f->lock);
+  if (f->caps_pending) {
+    GstCaps *caps = gst_video_info_to_caps (&f->info);
+
+    gst_app_src_set_caps (src, caps);
+    gst_caps_unref (caps);
+    f->caps_pending = FALSE;
+  }
+  buf = gst_buffer_new_allocate (NULL, f->info.size, NULL);
+  gst_buffer_memset (buf, 0, 16 + (f->n++ * 37) % 220, f->info.size);
+  GST_BUFFER_PTS (buf) = f->next_pts;
+  GST_BUFFER_DURATION (buf) = FRAME_DUR;
+  f->next_pts += FRAME_DUR;
+  g_mutex_unlock (&f->lock);
+  gst_app_src_push_buffer (src, buf);
+}
+
+static gboolean
+feed_seek_data (GstAppSrc * src, guint64 offset, gpointer data)
+{
+  Feed *f = data;
+
+  g_mutex_lock (&f->lock);
+  f->next_pts = offset;
+  g_mutex_unlock (&f->lock);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* An episode */
+
+typedef struct
+{
+  GRand *rand;
+  gboolean harness;
+  const gchar *backend;
+  GstBus *bus;
+  GstElement *filters[MAX_FILTERS];
+  Flow flows[MAX_FILTERS];
+  guint n_filters;
+  PropThread props;
+  GThread *prop_thread;
+
+  /* harness */
+  GstHarness *h;
+  GstVideoInfo info;            /* with the strides the buffers carry */
+  gboolean padded;
+  gboolean need_events;         /* stream-start, caps, segment to resend */
+  gboolean eos;                 /* EOS sent: a flush must come first */
+  gboolean cuda_out;            /* downstream takes CUDA memory only */
+  gboolean cuda_formats_only;   /* pipelines: formats offered in CUDA memory */
+  const gchar *format;          /* what upstream sends now */
+  GstState state;
+  guint64 frame;
+
+  /* pipeline */
+  GstElement *pipe, *appsrc, *out_caps;
+  Feed feed;
+} Episode;
+
+static void
+new_filter (Episode * ep, GstElement * e)
+{
+  gchar name[16];
+
+  g_snprintf (name, sizeof name, "cf%u", ep->n_filters);
+  flow_init (&ep->flows[ep->n_filters], name);
+  flow_attach (&ep->flows[ep->n_filters], e);
+  ep->filters[ep->n_filters++] = e;
+}
+
+static void
+base_properties (Episode * ep, GstElement * e)
+{
+  static const gchar *const start_filters[] = { "gaussian", "box", "sobel",
+    "scharr", "laplacian", "sharpen", "custom", "sobel-x"
+  };
+
+  /* The kernel first, so that filter=custom has one. */
+  g_object_set (e, "kernel", valid_kernels[g_rand_int_range (ep->rand, 0,
+              G_N_ELEMENTS (valid_kernels))], "frames-in-flight",
+      g_rand_int_range (ep->rand, 0, 7), NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", ep->backend);
+  gst_util_set_object_arg (G_OBJECT (e), "filter",
+      start_filters[g_rand_int_range (ep->rand, 0,
+              G_N_ELEMENTS (start_filters))]);
+}
+
+/* Caps of `format` w x h; with padded strides (and gaps between planes)
+ * when `pad`, as the buffers' video meta will say. */
+static GstCaps *
+make_info (Episode * ep, GstVideoInfo * info, const gchar * format, gint w,
+    gint hgt, gboolean pad)
+{
+  guint p;
+  gsize offset = 0;
+
+  gst_video_info_set_format (info, gst_video_format_from_string (format), w,
+      hgt);
+  info->fps_n = 30;
+  info->fps_d = 1;
+  if (pad) {
+    for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+      guint rows = GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, p, hgt);
+
+      info->stride[p] += 4 * g_rand_int_range (ep->rand, 1, 17);
+      offset += 4 * g_rand_int_range (ep->rand, 0, 9);
+      info->offset[p] = offset;
+      offset += (gsize) info->stride[p] * rows;
+    }
+    info->size = offset + 4 * g_rand_int_range (ep->rand, 0, 5);
+  }
+  return gst_video_info_to_caps (info);
+}
+
+static GstBuffer *
+harness_frame (Episode * ep)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, ep->info.size, NULL);
+
+  gst_buffer_memset (buf, 0, 16 + (ep->frame * 37) % 220, ep->info.size);
+  if (ep->padded)
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&ep->info), ep->info.width, ep->info.height,
+        GST_VIDEO_INFO_N_PLANES (&ep->info), ep->info.offset,
+        ep->info.stride);
+  GST_BUFFER_PTS (buf) = ep->frame * FRAME_DUR;
+  GST_BUFFER_DURATION (buf) = FRAME_DUR;
+  ep->frame++;
+  return buf;
+}
+
+static void
+harness_drop_output (Episode * ep)
+{
+  GstBuffer *b;
+  GstEvent *e;
+
+  while ((b = gst_harness_try_pull (ep->h)) != NULL)
+    gst_buffer_unref (b);
+  while ((e = gst_harness_try_pull_event (ep->h)) != NULL)
+    gst_event_unref (e);
+  while ((e = gst_harness_try_pull_upstream_event (ep->h)) != NULL)
+    gst_event_unref (e);
+}
+
+static void
+harness_segment (Episode * ep)
+{
+  GstSegment seg;
+
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  gst_harness_push_event (ep->h, gst_event_new_segment (&seg));
+}
+
+static void
+harness_new_caps (Episode * ep)
+{
+  const gchar *format = random_format (ep->rand, formats, ep->cuda_out);
+  gboolean pad = enabled[A_STRIDE] && g_rand_boolean (ep->rand);
+  GstCaps *caps = make_info (ep, &ep->info, format, random_size (ep->rand),
+      random_size (ep->rand), pad);
+
+  ep->padded = pad;
+  class_count[A_STRIDE] += pad;
+  gst_harness_push_event (ep->h, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+}
+
+static void
+harness_events (Episode * ep)
+{
+  GstCaps *caps;
+
+  gst_harness_push_event (ep->h, gst_event_new_stream_start ("hostile"));
+  caps = gst_video_info_to_caps (&ep->info);
+  gst_harness_push_event (ep->h, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
+  harness_segment (ep);
+  ep->need_events = FALSE;
+}
+
+static void
+harness_flush (Episode * ep)
+{
+  gst_harness_push_event (ep->h, gst_event_new_flush_start ());
+  gst_harness_push_event (ep->h, gst_event_new_flush_stop (g_rand_boolean
+          (ep->rand)));
+  harness_segment (ep);
+  ep->eos = FALSE;
+}
+
+/* What each element holds, for a state change that does not complete. */
+static void
+dump_pipeline (Episode * ep)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (ep->pipe));
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *el = g_value_get_object (&v);
+    GstState cur, pending;
+
+    gst_element_get_state (el, &cur, &pending, 0);
+    fprintf (stderr, "hostile:   %s: %s (pending %s)", GST_OBJECT_NAME (el),
+        gst_element_state_get_name (cur), gst_element_state_get_name (pending));
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "current-level-buffers")
+        && g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "max-size-buffers")) {
+      guint level, max;
+
+      g_object_get (el, "current-level-buffers", &level, "max-size-buffers",
+          &max, NULL);
+      fprintf (stderr, ", %u/%u buffers", level, max);
+    }
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (el),
+            "frames-in-flight")) {
+      guint fif;
+
+      g_object_get (el, "frames-in-flight", &fif, NULL);
+      fprintf (stderr, ", frames-in-flight=%u", fif);
+    }
+    fprintf (stderr, "\n");
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  for (i = 0; i < ep->n_filters; i++)
+    fprintf (stderr, "hostile:   %s: %" G_GUINT64_FORMAT " in, %"
+        G_GUINT64_FORMAT " out\n", ep->flows[i].name, ep->flows[i].n_in,
+        ep->flows[i].n_out);
+}
+
+static void
+set_state (Episode * ep, GstElement * e, GstState s)
+{
+  GstStateChangeReturn ret;
+  guint i;
+
+  /* Going to READY discards the frames in flight, from the moment the
+   * first element (downstream) deactivates its pads until the last. */
+  for (i = 0; s <= GST_STATE_READY && i < ep->n_filters; i++)
+    flow_resetting (&ep->flows[i], TRUE);
+  /* Not inside a half-made change: starting with one is an error. */
+  g_mutex_lock (&half_made_change);
+  ret = gst_element_set_state (e, s);
+  g_mutex_unlock (&half_made_change);
+
+  if (ret == GST_STATE_CHANGE_ASYNC)
+    ret = gst_element_get_state (e, NULL, NULL, 10 * GST_SECOND);
+  if (ret == GST_STATE_CHANGE_FAILURE || ret == GST_STATE_CHANGE_ASYNC) {
+    if (GST_IS_BIN (e))
+      dump_pipeline (ep);
+    check_bus (ep->bus);
+    die ("state change of %s to %s %s", GST_OBJECT_NAME (e),
+        gst_element_state_get_name (s), ret == GST_STATE_CHANGE_ASYNC ?
+        "did not complete within 10 s" : "failed");
+  }
+  if (s <= GST_STATE_READY) {
+    for (i = 0; i < ep->n_filters; i++)
+      flow_resetting (&ep->flows[i], FALSE);
+    if (ep->appsrc) {
+      g_mutex_lock (&ep->feed.lock);
+      ep->feed.caps_pending = TRUE;
+      g_mutex_unlock (&ep->feed.lock);
+    }
+  }
+}
+
+static void
+harness_push (Episode * ep, guint n)
+{
+  guint i;
+
+  if (ep->state < GST_STATE_PAUSED) {
+    set_state (ep, ep->h->element, GST_STATE_PLAYING);
+    ep->state = GST_STATE_PLAYING;
+  }
+  if (ep->need_events)
+    harness_events (ep);
+  if (ep->eos)
+    harness_flush (ep);
+  for (i = 0; i < n; i++) {
+    GstFlowReturn ret = gst_harness_push (ep->h, harness_frame (ep));
+
+    if (ret != GST_FLOW_OK) {
+      check_bus (ep->bus);
+      die ("push returned %s", gst_flow_get_name (ret));
+    }
+  }
+}
+
+static void
+harness_step (Episode * ep, guint cls)
+{
+  GRand *r = ep->rand;
+
+  switch (cls) {
+    case A_CAPS:
+      if (ep->state < GST_STATE_PAUSED || ep->need_events || ep->eos)
+        harness_push (ep, 0);
+      harness_new_caps (ep);
+      break;
+    case A_FLUSH:
+      harness_flush (ep);
+      break;
+    case A_EOS:
+      harness_push (ep, 0);
+      gst_harness_push_event (ep->h, gst_event_new_eos ());
+      flow_check_complete (&ep->flows[0]);
+      ep->eos = TRUE;
+      break;
+    case A_RECONFIGURE:{
+      const gchar *fmt = GST_VIDEO_INFO_NAME (&ep->info);
+      gboolean cuda = in_list (cuda_formats, fmt) && g_rand_boolean (r);
+      GstCaps *any = gst_caps_from_string (cuda ?
+          "video/x-raw(memory:CUDAMemory)" : g_rand_boolean (r) ?
+          "video/x-raw" : "video/x-raw(ANY)");
+
+      ep->cuda_out = cuda;
+      gst_harness_set_sink_caps (ep->h, any);
+      gst_harness_push_upstream_event (ep->h, gst_event_new_reconfigure ());
+      harness_push (ep, g_rand_int_range (r, 0, 4));
+      break;
+    }
+    case A_STATE:{
+      GstState s = g_rand_int_range (r, GST_STATE_NULL, GST_STATE_PLAYING + 1);
+
+      set_state (ep, ep->h->element, s);
+      if (s <= GST_STATE_READY)
+        ep->need_events = TRUE;
+      ep->eos = ep->eos && s > GST_STATE_READY;
+      ep->state = s;
+      break;
+    }
+    case A_FIF:{
+      gboolean bad = enabled[A_INVALID] && g_rand_int_range (r, 0, 5) == 0;
+
+      set_state (ep, ep->h->element, GST_STATE_READY);
+      ep->state = GST_STATE_READY;
+      ep->need_events = TRUE;
+      ep->eos = FALSE;
+      g_private_set (&expect_glib, GINT_TO_POINTER (bad));
+      g_object_set (ep->h->element, "frames-in-flight", bad ? 17 +
+          g_rand_int_range (r, 0, 1000) : g_rand_int_range (r, 0, 17), NULL);
+      g_private_set (&expect_glib, NULL);
+      harness_push (ep, g_rand_int_range (r, 0, 4));
+      break;
+    }
+    default:
+      harness_push (ep, g_rand_int_range (r, 1, 9));
+      break;
+  }
+  harness_drop_output (ep);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+feed_new_caps (Episode * ep)
+{
+  Feed *f = &ep->feed;
+
+  g_mutex_lock (&f->lock);
+  ep->format = random_format (ep->rand, formats, ep->cuda_formats_only);
+  gst_video_info_set_format (&f->info, gst_video_format_from_string
+      (ep->format), random_size (ep->rand), random_size (ep->rand));
+  f->info.fps_n = 30;
+  f->info.fps_d = 1;
+  f->caps_pending = TRUE;
+  g_mutex_unlock (&f->lock);
+}
+
+static void
+pipeline_build (Episode * ep)
+{
+  GstAppSrcCallbacks cb = { feed_need_data, NULL, feed_seek_data };
+  GstElement *tee, *e;
+  guint i, branches = enabled[A_TEE] ? g_rand_int_range (ep->rand, 0, 4) : 0;
+
+  ep->cuda_formats_only = cuda_formats->len > 0 && g_rand_boolean (ep->rand);
+  ep->pipe = gst_pipeline_new (NULL);
+  ep->bus = gst_element_get_bus (ep->pipe);
+  g_mutex_init (&ep->feed.lock);
+  feed_new_caps (ep);
+  ep->appsrc = gst_element_factory_make ("appsrc", NULL);
+  g_object_set (ep->appsrc, "format", GST_FORMAT_TIME, "stream-type",
+      GST_APP_STREAM_TYPE_SEEKABLE, "max-buffers", (guint64) 2, NULL);
+  gst_app_src_set_callbacks (GST_APP_SRC (ep->appsrc), &cb, &ep->feed, NULL);
+  e = gst_element_factory_make ("cudafilter", "cf0");
+  base_properties (ep, e);
+  ep->out_caps = gst_element_factory_make ("capsfilter", NULL);
+  tee = gst_element_factory_make ("tee", NULL);
+  gst_bin_add_many (GST_BIN (ep->pipe), ep->appsrc, e, ep->out_caps, tee,
+      NULL);
+  gst_element_link_many (ep->appsrc, e, ep->out_caps, tee, NULL);
+  class_count[A_TEE] += branches > 0;
+  new_filter (ep, e);
+  for (i = 0; i < MAX (branches, 1); i++) {
+    GstElement *q = gst_element_factory_make ("queue", NULL);
+    GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+    gchar name[16];
+
+    g_object_set (sink, "sync", FALSE, "async", enabled[A_PREROLL], NULL);
+    class_count[A_PREROLL] += i == 0 && enabled[A_PREROLL];
+    /* Room for every frame a branch holds in flight (16 at most): a
+     * smaller queue stalls the preroll of a tee, as with any element that
+     * holds frames (an encoder with look-ahead, say). */
+    g_object_set (q, "max-size-buffers", g_rand_int_range (ep->rand, 17, 24),
+        "max-size-time", (guint64) 0, "max-size-bytes", 0, NULL);
+    gst_bin_add_many (GST_BIN (ep->pipe), q, sink, NULL);
+    if (branches == 0) {
+      gst_element_link_many (tee, q, sink, NULL);
+      break;
+    }
+    g_snprintf (name, sizeof name, "cf%u", ep->n_filters);
+    e = gst_element_factory_make ("cudafilter", name);
+    base_properties (ep, e);
+    gst_bin_add (GST_BIN (ep->pipe), e);
+    gst_element_link_many (tee, q, e, sink, NULL);
+    new_filter (ep, e);
+  }
+}
+
+static gboolean
+pipeline_playing (Episode * ep)
+{
+  GstState cur = GST_STATE_NULL;
+
+  gst_element_get_state (ep->pipe, &cur, NULL, 0);
+  return cur == GST_STATE_PLAYING;
+}
+
+static void
+pipeline_step (Episode * ep, guint cls)
+{
+  GRand *r = ep->rand;
+  guint i;
+
+  switch (cls) {
+    case A_CAPS:
+      feed_new_caps (ep);
+      break;
+    case A_SEEK:{
+      /* One seek, or a storm of them a few ms apart (a user dragging a
+       * slider). */
+      guint n = g_rand_int_range (r, 0, 4) ? 1 : g_rand_int_range (r, 5, 40);
+
+      if (!pipeline_playing (ep))
+        set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      for (i = 0; i < n; i++) {
+        gst_element_seek_simple (ep->pipe, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | (g_rand_boolean (r) ?
+                GST_SEEK_FLAG_KEY_UNIT : GST_SEEK_FLAG_ACCURATE),
+            g_rand_int_range (r, 0, 5000) * GST_MSECOND);
+        g_usleep (g_rand_int_range (r, 1000, 5000));
+      }
+      break;
+    }
+    case A_EOS:{
+      GstMessage *msg;
+
+      if (!pipeline_playing (ep))
+        set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      gst_element_send_event (ep->pipe, gst_event_new_eos ());
+      msg = gst_bus_timed_pop_filtered (ep->bus, 10 * GST_SECOND,
+          GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+      if (msg == NULL)
+        die ("no EOS within 10 s of sending it");
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        gst_bus_post (ep->bus, msg);
+        check_bus (ep->bus);
+      }
+      gst_message_unref (msg);
+      for (i = 0; i < ep->n_filters; i++)
+        flow_check_complete (&ep->flows[i]);
+      /* Going on after EOS: back to READY and play again. */
+      set_state (ep, ep->pipe, GST_STATE_READY);
+      set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      break;
+    }
+    case A_RECONFIGURE:{
+      static const gchar *const downstream[] = { "video/x-raw",
+        "video/x-raw(memory:CUDAMemory)", "video/x-raw(ANY)"
+      };
+      const gchar *want = downstream[g_rand_int_range (r, 0,
+              G_N_ELEMENTS (downstream))];
+
+      /* Frames of earlier caps may still be on their way downstream:
+       * CUDA memory only in episodes whose every format has it. */
+      if (want == downstream[1] && !ep->cuda_formats_only)
+        want = downstream[0];
+      ep->cuda_out = want == downstream[1];
+      GstCaps *caps = gst_caps_from_string (want);
+      GstPad *pad = gst_element_get_static_pad (ep->filters[0], "src");
+
+      if (g_getenv ("CF_HOSTILE_VERBOSE"))
+        printf ("  downstream of cf0: %s\n", want);
+
+      g_object_set (ep->out_caps, "caps", caps, NULL);
+      gst_caps_unref (caps);
+      gst_pad_send_event (pad, gst_event_new_reconfigure ());
+      gst_object_unref (pad);
+      g_usleep (g_rand_int_range (r, 0, 5000));
+      break;
+    }
+    case A_STATE:{
+      GstState to = g_rand_int_range (r, GST_STATE_NULL, GST_STATE_PLAYING + 1);
+
+      if (g_getenv ("CF_HOSTILE_VERBOSE"))
+        printf ("  to %s\n", gst_element_state_get_name (to));
+      set_state (ep, ep->pipe, to);
+      break;
+    }
+    case A_FIF:
+      set_state (ep, ep->pipe, GST_STATE_READY);
+      for (i = 0; i < ep->n_filters; i++)
+        g_object_set (ep->filters[i], "frames-in-flight",
+            g_rand_int_range (r, 0, 17), NULL);
+      set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      break;
+    default:
+      if (!pipeline_playing (ep))
+        set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      g_usleep (g_rand_int_range (r, 500, 10000));
+      break;
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+
+static guint
+pick_class (Episode * ep)
+{
+  static const guint harness_classes[] = { A_CAPS, A_FLUSH, A_EOS,
+    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS
+  };
+  static const guint pipeline_classes[] = { A_CAPS, A_SEEK, A_EOS,
+    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS
+  };
+  const guint *classes = ep->harness ? harness_classes : pipeline_classes;
+
+  /* Half the steps let frames flow; the rest is one of the classes. */
+  if (g_rand_boolean (ep->rand)) {
+    guint c = classes[g_rand_int_range (ep->rand, 0, 7)];
+
+    if (enabled[c])
+      return c;
+  }
+  return A_PUSH;
+}
+
+static void
+episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
+    guint64 last_step, gint64 deadline)
+{
+  guint len = g_rand_int_range (ep->rand, 10, 60), i, s;
+  gchar *desc;
+
+  ep->backend = backends[g_rand_int_range (ep->rand, 0, n_backends)];
+  ep->harness = g_rand_boolean (ep->rand);
+  if (ep->harness) {
+    GstElement *e = gst_element_factory_make ("cudafilter", "cf0");
+    GstCaps *caps;
+
+    base_properties (ep, e);
+    ep->bus = gst_bus_new ();
+    gst_element_set_bus (e, ep->bus);
+    ep->h = gst_harness_new_with_element (e, "sink", "src");
+    gst_object_unref (e);
+    new_filter (ep, e);
+    caps = make_info (ep, &ep->info, random_format (ep->rand, formats,
+            FALSE), random_size (ep->rand),
+        random_size (ep->rand), FALSE);
+    gst_harness_set_src_caps (ep->h, caps);
+    ep->state = GST_STATE_PLAYING;
+  } else {
+    pipeline_build (ep);
+  }
+  desc = g_strdup_printf ("%s, backend=%s, %u element(s)", ep->harness ?
+      "harness" : "pipeline", ep->backend, ep->n_filters);
+  episode_desc = desc;
+
+  ep->props.rand = g_rand_new_with_seed (g_rand_int (ep->rand));
+  ep->props.backends = backends;
+  ep->props.n_filters = ep->n_filters;
+  memcpy (ep->props.filters, ep->filters, sizeof ep->filters);
+  if (enabled[A_PROPS])
+    ep->prop_thread = g_thread_new ("props", prop_thread, &ep->props);
+
+  for (i = 0; i < len && step < last_step
+      && (deadline == 0 || g_get_monotonic_time () < deadline); i++) {
+    guint cls = pick_class (ep);
+
+    step_what = class_names[cls];
+    update_repro ();
+    if (g_getenv ("CF_HOSTILE_VERBOSE")) {
+      printf ("%.3f step %" G_GUINT64_FORMAT ": %s (%s)\n",
+          g_get_monotonic_time () / 1e6, step, step_what, desc);
+      fflush (stdout);
+    }
+    step_started = g_get_monotonic_time ();
+
+    if (ep->props.on)
+      g_atomic_int_add (&ep->props.budget, g_rand_int_range (ep->rand, 1, 9));
+    if (cls == A_PROPS)
+      ep->props.on = !ep->props.on;
+    else if (ep->harness)
+      harness_step (ep, cls);
+    else
+      pipeline_step (ep, cls);
+    /* The step's property changes are all made before it ends. */
+    while (ep->prop_thread && g_atomic_int_get (&ep->props.budget) > 0)
+      g_usleep (200);
+
+    check_bus (ep->bus);
+    for (s = 0; s < ep->n_filters; s++)
+      flow_check (&ep->flows[s]);
+    step_started = 0;
+    class_count[cls]++;
+    step++;
+  }
+
+  step_what = "teardown";
+  update_repro ();
+  step_started = g_get_monotonic_time ();
+  if (ep->prop_thread) {
+    g_atomic_int_set (&ep->props.stop, 1);
+    g_thread_join (ep->prop_thread);
+  }
+  g_rand_free (ep->props.rand);
+  if (ep->harness) {
+    /* Whatever is still in flight comes out at EOS. */
+    if (ep->state >= GST_STATE_PAUSED && !ep->need_events && !ep->eos) {
+      gst_harness_push_event (ep->h, gst_event_new_eos ());
+      flow_check_complete (&ep->flows[0]);
+    }
+    check_bus (ep->bus);
+    flow_check (&ep->flows[0]);
+    gst_bus_set_flushing (ep->bus, TRUE);
+    gst_harness_teardown (ep->h);
+  } else {
+    set_state (ep, ep->pipe, GST_STATE_NULL);
+    check_bus (ep->bus);
+    for (s = 0; s < ep->n_filters; s++)
+      flow_check (&ep->flows[s]);
+    gst_bus_set_flushing (ep->bus, TRUE);
+    gst_object_unref (ep->pipe);
+    g_mutex_clear (&ep->feed.lock);
+  }
+  gst_object_unref (ep->bus);
+  for (s = 0; s < ep->n_filters; s++)
+    flow_clear (&ep->flows[s]);
+  step_started = 0;
+  episode_desc = "";
+  g_free (desc);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static guint64
+env_u64 (const gchar * name, guint64 def)
+{
+  const gchar *v = g_getenv (name);
+
+  return v && *v ? g_ascii_strtoull (v, NULL, 10) : def;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint64 seed_opt = -1, steps = -1, seconds = -1;
+  gchar *skip = NULL, *backend_list = NULL;
+  GOptionEntry entries[] = {
+    {"seed", 0, 0, G_OPTION_ARG_INT64, &seed_opt, "Seed to replay", "S"},
+    {"steps", 0, 0, G_OPTION_ARG_INT64, &steps, "Stop after N steps", "N"},
+    {"seconds", 0, 0, G_OPTION_ARG_INT64, &seconds,
+        "Stop after T seconds (0 = no limit)", "T"},
+    {"skip", 0, 0, G_OPTION_ARG_STRING, &skip,
+        "Action classes to leave out, comma-separated", "LIST"},
+    {"backends", 0, 0, G_OPTION_ARG_STRING, &backend_list,
+        "Backends to pick from (default cpu,auto)", "LIST"},
+    {NULL}
+  };
+  GOptionContext *ctx = g_option_context_new ("- cudafilter hostile-scenario "
+      "fuzzer");
+  GError *err = NULL;
+  gchar **backends;
+  GRand *rand;
+  guint i;
+  gint64 start, deadline;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &err)) {
+    fprintf (stderr, "%s\n", err->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  g_log_set_default_handler (log_handler, NULL);
+
+  seed = seed_opt >= 0 ? (guint32) seed_opt :
+      (guint32) env_u64 ("CF_HOSTILE_SEED", (guint32) g_get_real_time ());
+  if (steps < 0)
+    steps = env_u64 ("CF_HOSTILE_STEPS", 2000);
+  if (seconds < 0)
+    seconds = env_u64 ("CF_HOSTILE_SECONDS", 0);
+  step_timeout_s = env_u64 ("CF_HOSTILE_STEP_TIMEOUT", 20);
+  if (skip == NULL)
+    skip = g_strdup (g_getenv ("CF_HOSTILE_SKIP"));
+  if (backend_list == NULL)
+    backend_list = g_strdup (g_getenv ("CF_HOSTILE_BACKENDS"));
+  backends = g_strsplit (backend_list && *backend_list ? backend_list :
+      "cpu,auto", ",", -1);
+
+  for (i = 0; i < N_CLASSES; i++)
+    enabled[i] = TRUE;
+  if (skip && *skip) {
+    gchar **names = g_strsplit (skip, ",", -1), **n;
+
+    for (n = names; *n; n++) {
+      for (i = 0; i < N_CLASSES; i++)
+        if (strcmp (g_strstrip (*n), class_names[i]) == 0)
+          break;
+      if (i == N_CLASSES || i == A_PUSH) {
+        fprintf (stderr, "unknown action class '%s'\n", *n);
+        return 2;
+      }
+      enabled[i] = FALSE;
+    }
+    g_strfreev (names);
+  }
+
+  collect_formats ();
+  update_repro ();
+  signal (SIGSEGV, on_fatal_signal);
+  signal (SIGBUS, on_fatal_signal);
+  signal (SIGFPE, on_fatal_signal);
+  signal (SIGABRT, on_fatal_signal);
+  g_thread_unref (g_thread_new ("watchdog", watchdog, NULL));
+
+  printf ("hostile: seed %u, up to %" G_GINT64_FORMAT " steps or %"
+      G_GINT64_FORMAT " s (0 = no limit), backends %s, %u formats (%u in "
+      "CUDA memory), skipping: %s\n", seed, steps, seconds,
+      backend_list && *backend_list ? backend_list : "cpu,auto",
+      formats->len, cuda_formats->len, skip && *skip ? skip : "nothing");
+  fflush (stdout);
+
+  rand = g_rand_new_with_seed (seed);
+  start = g_get_monotonic_time ();
+  deadline = seconds ? start + seconds * G_USEC_PER_SEC : 0;
+  while (step < (guint64) steps && (deadline == 0
+          || g_get_monotonic_time () < deadline)) {
+    Episode ep;
+
+    memset (&ep, 0, sizeof ep);
+    ep.rand = rand;
+    episode_run (&ep, (const gchar * const *) backends,
+        g_strv_length (backends), steps, deadline);
+    episode++;
+  }
+
+  printf ("hostile: seed %u: %" G_GUINT64_FORMAT " steps in %u episodes, "
+      "%.1f s; frames %" G_GUINT64_FORMAT " in, %" G_GUINT64_FORMAT " out, %"
+      G_GUINT64_FORMAT " discarded by flushes; %" G_GUINT64_FORMAT
+      " refusals of invalid values, %d out-of-range values refused by GLib, %"
+      G_GUINT64_FORMAT " CPU fallback notices, %" G_GUINT64_FORMAT
+      " renegotiations retried after a flush\n", seed, step, episode,
+      (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
+      total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks,
+      renegotiations);
+  class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
+  printf ("hostile: steps per class (tee, preroll: episodes; stride, deep: "
+      "caps; invalid: property values):");
+  for (i = 0; i < N_CLASSES; i++)
+    printf (" %s %" G_GUINT64_FORMAT, class_names[i], class_count[i]);
+  printf ("\n");
+
+  g_rand_free (rand);
+  g_strfreev (backends);
+  g_free (skip);
+  g_free (backend_list);
+  g_ptr_array_free (cuda_formats, TRUE);
+  g_ptr_array_free (formats, TRUE);
+  gst_deinit ();
+  return 0;
+}
