@@ -204,10 +204,13 @@ slot_clear (CfCudaSlot * self)
   memset (self, 0, sizeof (*self));
 }
 
-/* Grows one staging plane to `need` bytes. */
+/* Grows one staging plane to `need` bytes, zeroed once when made: words
+ * that several channels share (RGB10A2) are written field by field with
+ * atomics, which read the word first, so it starts defined (and
+ * compute-sanitizer's initcheck has nothing to report). */
 static gboolean
 ensure_plane (unsigned char **plane, size_t *capacity, size_t need, int p,
-    GError ** error)
+    cudaStream_t stream, GError ** error)
 {
   if (need <= *capacity)
     return TRUE;
@@ -221,6 +224,9 @@ ensure_plane (unsigned char **plane, size_t *capacity, size_t need, int p,
         "plane %d: ", need, p);
     return FALSE;
   }
+  if (!cf_cuda_check (cudaMemsetAsync (*plane, 0, need, stream),
+          "cudaMemsetAsync", error))
+    return FALSE;
   *capacity = need;
   return TRUE;
 }
@@ -237,10 +243,10 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
         ~(size_t) (PITCH_ALIGN - 1);
     need = pitch[p] * (size_t) layout->plane_height[p];
     if (need_in && !ensure_plane (&self->d_in[p], &self->in_capacity[p],
-            need, p, error))
+            need, p, self->stream, error))
       return FALSE;
     if (need_out && !ensure_plane (&self->d_out[p], &self->out_capacity[p],
-            need, p, error))
+            need, p, self->stream, error))
       return FALSE;
   }
   return TRUE;

@@ -706,7 +706,7 @@ test_fft_changes (void)
     return;
   rand = g_rand_new_with_seed (77);
   for (guint i = 0; i < G_N_ELEMENTS (seq); i++) {
-    CfSpec *spec = fft_spec (&fft_cases[seq[i].fc], CF_BORDER_REFLECT101, 1);
+    CfSpec *spec = fft_spec (&fft_cases[seq[i].fc], CF_BORDER_REFLECT101, 8);
     TestFrame f = { 0 };
 
     make_layout (&f.layout, seq[i].layout, seq[i].w, seq[i].h);
