@@ -323,12 +323,14 @@ GST_START_TEST (test_gst_launch_prints_refusal)
     g_print ("SKIP %s: gst-launch-1.0 not found\n", __func__);
     return;
   }
-  /* Our plugin and the system ones, whatever the test's registry (a
-   * system path the caller set, as a GStreamer runtime brought along
-   * does, stays). */
+  /* Our plugin and the system ones, whatever the test's registry: the
+   * system path the caller set (a GStreamer runtime brought along), else
+   * this build's (meson's test environment empties it). */
   env = g_get_environ ();
-  env = g_environ_setenv (env, "GST_PLUGIN_SYSTEM_PATH_1_0",
-      SYSTEM_PLUGINS_DIR, FALSE);
+  if (g_strcmp0 (g_environ_getenv (env, "GST_PLUGIN_SYSTEM_PATH_1_0"),
+          "") <= 0)
+    env = g_environ_setenv (env, "GST_PLUGIN_SYSTEM_PATH_1_0",
+        SYSTEM_PLUGINS_DIR, TRUE);
   env = g_environ_unsetenv (env, "GST_REGISTRY");
   fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
           &out, &err, &status, NULL));
