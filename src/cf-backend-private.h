@@ -33,6 +33,7 @@ struct _CfBackend
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);
+CfBackend *cf_backend_cpu_reference_new (GError ** error);
 CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
 
 G_END_DECLS
