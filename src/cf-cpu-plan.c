@@ -1,4 +1,5 @@
 /* cudafilter engine: the fast CPU backend's plan (see cf-cpu-plan.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cf-cpu-plan.h"
@@ -254,6 +255,8 @@ cf_cpu_plan_new (const CfSpec * spec, const CfLayout * layout)
   plan->serial = spec->serial;
   plan->layout = *layout;
   plan->kp = spec->kp;
+  plan->finite_post = isfinite (spec->kp.scale) && isfinite (spec->kp.offset)
+      && isfinite (spec->kp.amount);
   make_groups (plan, layout);
   make_taps (plan, spec);
   make_scratch (plan);

@@ -56,6 +56,7 @@ typedef struct
   int n_kernels;
   CfCpuTaps h[2], v[2];         /* separable: row and column terms */
   CfCpuTaps dense;              /* dense: terms over kh loaded rows */
+  gboolean finite_post;         /* scale, offset, amount finite */
   long long gain[2];            /* common factor taken out of the weights */
   int n_groups;
   CfCpuGroup groups[CF_MAX_CHANNELS];

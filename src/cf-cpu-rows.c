@@ -14,6 +14,14 @@
 #define CF_CAT_(a, b) a ## b
 #define CF_CAT(a, b) CF_CAT_ (a, b)
 
+/* cf_saturate_float() for a finite rounded value, without branches. */
+static inline int
+cf_cpu_saturate (float v, float maxf)
+{
+  v = v > 0.0f ? v : 0.0f;
+  return (int) (v < maxf ? v : maxf);
+}
+
 /* Row `sy` of the group's channels (-1: the constant border) into `dst`,
  * interleaved, with the border columns around it. */
 static void

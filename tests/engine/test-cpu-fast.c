@@ -36,6 +36,8 @@ static const Case cases[] = {
   {"sobel-1", CF_FILTER_SOBEL, 1, 0, 1},
   {"sobel-x", CF_FILTER_SOBEL_X, 1, 0, 3, NULL, 0, 10, 1},
   {"sobel-y-7", CF_FILTER_SOBEL_Y, 1, 0, 7, NULL, 0, 0, 0.01},
+  /* A scale beyond float: infinities and NaNs decide the samples. */
+  {"sobel-x-inf", CF_FILTER_SOBEL_X, 1, 0, 3, NULL, 0, 0, 1e39},
   {"scharr", CF_FILTER_SCHARR, 1, 0, 0, NULL, 0, 3, 0.25},
   {"laplacian", CF_FILTER_LAPLACIAN, 1},
   {"laplacian-3", CF_FILTER_LAPLACIAN, 1, 0, 3},
