@@ -123,41 +123,78 @@ taps_dense (CfCpuTaps * taps, const int *w, int kw, int kh, int g, int step)
   }
 }
 
-/* Filtered channels of one plane and geometry share a group, up to 4. */
+static CfCpuGroup *
+find_group (CfCpuPlan * plan, const CfLayout * layout, const CfChannel * ch)
+{
+  int k;
+
+  for (k = 0; k < plan->n_groups; k++) {
+    CfCpuGroup *o = &plan->groups[k];
+    const CfChannel *first = &layout->channels[o->chan[0]];
+
+    if (o->mode == CF_CHANNEL_FILTER && o->nc < 4
+        && o->plane == ch->plane && o->width == ch->width
+        && o->height == ch->height
+        && first->pixel_stride == ch->pixel_stride)
+      return o;
+  }
+  return NULL;
+}
+
+/* Lanes in the order of their offsets. */
+static void
+sort_lanes (CfCpuGroup * g, const CfLayout * layout)
+{
+  int i, j;
+
+  for (i = 1; i < g->nc; i++)
+    for (j = i; j > 0 && layout->channels[g->chan[j]].offset <
+        layout->channels[g->chan[j - 1]].offset; j--) {
+      int t = g->chan[j];
+      gboolean cj = (g->copy_lanes >> j) & 1, cp = (g->copy_lanes >> (j - 1))
+          & 1;
+
+      g->chan[j] = g->chan[j - 1];
+      g->chan[j - 1] = t;
+      g->copy_lanes &= ~(3u << (j - 1));
+      g->copy_lanes |= ((guint) cj << (j - 1)) | ((guint) cp << j);
+    }
+  for (i = 0; i < g->nc; i++)
+    g->chs[i] = &layout->channels[g->chan[i]];
+}
+
+/* Filtered channels of one plane and geometry share a group, up to 4;
+ * copied channels of the same pixels join it. */
 static void
 make_groups (CfCpuPlan * plan, const CfLayout * layout)
 {
-  int c, k;
+  int c, k, pass;
 
-  for (c = 0; c < layout->n_channels; c++) {
-    const CfChannel *ch = &layout->channels[c];
-    CfCpuGroup *g = NULL;
+  /* Filtered channels first, so copied ones know where to go. */
+  for (pass = 0; pass < 2; pass++) {
+    for (c = 0; c < layout->n_channels; c++) {
+      const CfChannel *ch = &layout->channels[c];
+      gboolean filter = ch->mode == CF_CHANNEL_FILTER;
+      CfCpuGroup *g = NULL;
 
-    if (ch->width <= 0 || ch->height <= 0)
-      continue;
-    if (ch->mode == CF_CHANNEL_FILTER) {
-      for (k = 0; k < plan->n_groups; k++) {
-        CfCpuGroup *o = &plan->groups[k];
-        const CfChannel *first = &layout->channels[o->chan[0]];
-
-        if (o->mode == CF_CHANNEL_FILTER && o->nc < 4
-            && o->plane == ch->plane && o->width == ch->width
-            && o->height == ch->height
-            && first->pixel_stride == ch->pixel_stride) {
-          g = o;
-          break;
-        }
+      if (ch->width <= 0 || ch->height <= 0 || filter != (pass == 0))
+        continue;
+      if (ch->mode != CF_CHANNEL_FILL)
+        g = find_group (plan, layout, ch);
+      if (g != NULL && !filter)
+        g->copy_lanes |= 1u << g->nc;
+      if (g == NULL) {
+        g = &plan->groups[plan->n_groups++];
+        g->mode = ch->mode;
+        g->plane = ch->plane;
+        g->width = ch->width;
+        g->height = ch->height;
       }
+      g->chan[g->nc++] = c;
     }
-    if (g == NULL) {
-      g = &plan->groups[plan->n_groups++];
-      g->mode = ch->mode;
-      g->plane = ch->plane;
-      g->width = ch->width;
-      g->height = ch->height;
-    }
-    g->chan[g->nc++] = c;
   }
+  for (k = 0; k < plan->n_groups; k++)
+    sort_lanes (&plan->groups[k], layout);
 }
 
 /* Taps per kernel pass and the narrowest exact accumulator. */
@@ -208,42 +245,42 @@ static void
 make_scratch (CfCpuPlan * plan)
 {
   const CfKernelParams *kp = &plan->kp;
-  int k, ew = 16, w = 16;
-  gsize a, rows;
+  gsize a, lp = 16, hring;
+  int k;
 
   for (k = 0; k < plan->n_groups; k++) {
     CfCpuGroup *g = &plan->groups[k];
     int e = g->width + kp->kw - 1, i;
 
-    w = MAX (w, g->width * g->nc);
+    g->keep = g_new (gint32, CF_CPU_STRIP);
+    for (i = 0; i < CF_CPU_STRIP; i++)
+      g->keep[i] = (g->copy_lanes >> (i % g->nc)) & 1 ? -1 : 0;
     if (g->mode != CF_CHANNEL_FILTER)
       continue;
-    ew = MAX (ew, e * g->nc);
+    lp = MAX (lp, (gsize) (CF_CPU_STRIP / g->nc + kp->kw - 1) * g->nc);
     g->xmap = g_new (int, e);
     for (i = 0; i < e; i++)
       g->xmap[i] = cf_border_index (i - kp->ax, g->width, kp->border);
   }
   /* Whole vectors past the end, so no loop needs a scalar tail guard. */
-  plan->ew_max = (ew + 15) & ~15;
-  plan->w_max = (w + 15) & ~15;
+  plan->load_pitch = (lp + 15) & ~(gsize) 15;
   a = plan->acc_bytes = plan->acc == CF_CPU_ACC_F32 ? 4 : 8;
-  rows = kp->separable ? (gsize) plan->n_kernels * kp->kh * plan->w_max * a
-      : (gsize) kp->kh * plan->ew_max * 4;
+  hring = kp->separable ? (gsize) plan->n_kernels * kp->kh * CF_CPU_STRIP * a
+      : 0;
 
   plan->off_load = 0;
-  plan->off_src = align64 (plan->off_load + (gsize) plan->ew_max * 4);
-  plan->off_ring = align64 (plan->off_src + (gsize) plan->ew_max * 4);
-  plan->off_acc = align64 (plan->off_ring + rows);
-  plan->off_out = align64 (plan->off_acc + 2 * (gsize) plan->w_max * a);
-  plan->off_terms = align64 (plan->off_out + (gsize) plan->w_max * 4);
-  /* Two row pointers and a weight per term. */
+  plan->off_ring = align64 ((gsize) kp->kh * plan->load_pitch * 4);
+  plan->off_acc = align64 (plan->off_ring + hring);
+  plan->off_out = align64 (plan->off_acc + 2 * (gsize) CF_CPU_STRIP * a);
+  plan->off_terms = align64 (plan->off_out + (gsize) CF_CPU_STRIP * 4);
+  /* Row pointers (four) and weights per term. */
   plan->max_terms = MAX (MAX (plan->h[0].n, plan->h[1].n),
       MAX (MAX (plan->v[0].n, plan->v[1].n), plan->dense.n));
   plan->max_terms = MAX (plan->max_terms, 16);
   plan->scratch_bytes = align64 (plan->off_terms +
-      (gsize) plan->max_terms * (2 * sizeof (void *) + 8));
+      (gsize) plan->max_terms * (4 * sizeof (void *) + 8));
 
-  plan->zero_bytes = (gsize) plan->ew_max * 8;
+  plan->zero_bytes = plan->load_pitch * 8;
   plan->zeros = g_malloc0 (plan->zero_bytes);
 }
 
@@ -283,8 +320,10 @@ cf_cpu_plan_free (CfCpuPlan * plan)
     g_free (plan->v[k].t);
   }
   g_free (plan->dense.t);
-  for (k = 0; k < plan->n_groups; k++)
+  for (k = 0; k < plan->n_groups; k++) {
     g_free (plan->groups[k].xmap);
+    g_free (plan->groups[k].keep);
+  }
   g_free (plan->zeros);
   g_free (plan);
 }

@@ -11,6 +11,10 @@
 
 G_BEGIN_DECLS
 
+/* Bands are filtered in strips of this many samples (pixels times
+ * channels) per row, so the rows in flight stay in cache. */
+#define CF_CPU_STRIP 1024
+
 /* Sums are exact in a float below 2^24 and in a double below 2^53, so the
  * plan takes the narrowest type the weights allow: same bytes, more lanes. */
 typedef enum
@@ -37,13 +41,19 @@ typedef struct
 } CfCpuTaps;
 
 /* Channels of one plane with the same geometry, filtered together with
- * their samples interleaved (nc of them), or one copied or filled channel. */
+ * their samples interleaved (nc of them, in the order of their offsets);
+ * copied channels between them ride along as lanes whose source sample is
+ * stored back, so whole pixels load and store at once.  Or one copied or
+ * filled channel. */
 typedef struct
 {
   int mode;                     /* CfChannelMode */
   int plane, width, height;
   int nc;
   int chan[4];                  /* indices into the layout's channels */
+  const CfChannel *chs[4];      /* the same channels */
+  guint copy_lanes;             /* bit c: lane c is a copied channel */
+  gint32 *keep;                 /* CF_CPU_STRIP: -1 on copied lanes */
   int *xmap;                    /* expanded column -> source column or -1 */
 } CfCpuGroup;
 
@@ -60,11 +70,12 @@ typedef struct
   long long gain[2];            /* common factor taken out of the weights */
   int n_groups;
   CfCpuGroup groups[CF_MAX_CHANNELS];
-  /* Per-thread scratch, in bytes from its start: the loaded row, the
-   * source row (sharpen), the ring of rows, the sums, the output row. */
-  int ew_max, w_max;            /* elements per loaded / output row */
+  /* Per-thread scratch, in bytes from its start: the ring of loaded rows
+   * (load_pitch samples each), the ring of horizontal sums, the sums, the
+   * output row, the terms' pointers and weights. */
+  gsize load_pitch;
   int acc_bytes;
-  gsize off_load, off_src, off_ring, off_acc, off_out, off_terms;
+  gsize off_load, off_ring, off_acc, off_out, off_terms;
   int max_terms;
   gsize scratch_bytes;
   gsize zero_bytes;

@@ -22,49 +22,60 @@ cf_cpu_saturate (float v, float maxf)
   return (int) (v < maxf ? v : maxf);
 }
 
-/* Row `sy` of the group's channels (-1: the constant border) into `dst`,
- * interleaved, with the border columns around it. */
+/* Expanded columns ex0 .. ex0 + n - 1 of row `sy` (-1: the constant
+ * border) of the group's channels into `dst`, interleaved: the part inside
+ * the frame as one run, border columns a pixel at a time. */
 static void
-load_row (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * in,
-    int sy, gint32 * restrict dst)
+load_cols (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * in,
+    int sy, int ex0, int n, gint32 * restrict dst)
 {
   const CfKernelParams *kp = &plan->kp;
-  const int nc = g->nc, ew = g->width + kp->kw - 1, bv = kp->border_value;
+  const int nc = g->nc, sb = kp->sample_bytes, bv = kp->border_value;
+  const int lo = MAX (ex0, kp->ax), hi = MIN (ex0 + n, kp->ax + g->width);
   const guint8 *row;
   int c, ex;
 
   if (sy < 0) {
-    for (ex = 0; ex < ew * nc; ex++)
+    for (ex = 0; ex < n * nc; ex++)
       dst[ex] = bv;
     return;
   }
   row = in->data[g->plane] + (gsize) sy * in->stride[g->plane];
-  for (c = 0; c < nc; c++)
-    cf_cpu_load_run (&plan->layout.channels[g->chan[c]], kp->sample_bytes,
-        row, 0, g->width, dst + kp->ax * nc + c, nc);
-  for (ex = 0; ex < ew; ex++) {
-    int sx;
+  if (lo < hi)
+    cf_cpu_load_run (g->chs, nc, sb, row, lo - kp->ax, hi - lo,
+        dst + (lo - ex0) * nc);
+  for (ex = ex0; ex < ex0 + n; ex++) {
+    gint32 *d = dst + (ex - ex0) * nc;
 
-    if (ex == kp->ax)
-      ex += g->width;
-    if (ex >= ew)
-      break;
-    sx = g->xmap[ex];
-    for (c = 0; c < nc; c++)
-      dst[ex * nc + c] = sx < 0 ? bv : dst[(kp->ax + sx) * nc + c];
+    if (ex == lo && lo < hi)
+      ex = hi - 1;
+    else if (g->xmap[ex] < 0)
+      for (c = 0; c < nc; c++)
+        d[c] = bv;
+    else
+      cf_cpu_load_run (g->chs, nc, sb, row, g->xmap[ex], 1, d);
   }
 }
 
+/* Stores pixels [px, px + np) of an output row from src (interleaved,
+ * starting at pixel px); copied lanes take their source samples from
+ * `centre` (the source row, the same way) first. */
 static void
-store_row (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * out,
-    int y, const gint32 * restrict src)
+store_pixels (const CfCpuPlan * plan, const CfCpuGroup * g,
+    const CfFrame * out, int y, int px, int np, gint32 * restrict src,
+    const gint32 * restrict centre)
 {
   guint8 *row = out->data[g->plane] + (gsize) y * out->stride[g->plane];
-  int c;
+  int i;
 
-  for (c = 0; c < g->nc; c++)
-    cf_cpu_store_run (&plan->layout.channels[g->chan[c]],
-        plan->kp.sample_bytes, row, 0, g->width, src + c, g->nc);
+  if (g->copy_lanes) {
+    const gint32 *keep = g->keep;
+
+    /* keep[] is -1 on copied lanes, period nc: a blend that vectorises. */
+    for (i = 0; i < np * g->nc; i++)
+      src[i] = (src[i] & ~keep[i]) | (centre[i] & keep[i]);
+  }
+  cf_cpu_store_run (g->chs, g->nc, plan->kp.sample_bytes, row, px, np, src);
 }
 
 /* Copied and filled channels, through the same load and store. */
@@ -72,18 +83,22 @@ static void
 band_copy (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * in,
     const CfFrame * out, int y0, int y1, guint8 * scratch)
 {
-  const CfChannel *ch = &plan->layout.channels[g->chan[0]];
+  const CfChannel *ch = g->chs[0];
   gint32 *orow = (gint32 *) (scratch + plan->off_out);
-  int x, y;
+  int px, x, y;
 
-  if (ch->mode == CF_CHANNEL_FILL)
-    for (x = 0; x < g->width; x++)
+  for (px = 0; px < g->width; px += CF_CPU_STRIP) {
+    int np = MIN (CF_CPU_STRIP, g->width - px);
+
+    for (x = 0; x < np; x++)
       orow[x] = ch->fill_value;
-  for (y = y0; y < y1; y++) {
-    if (ch->mode != CF_CHANNEL_FILL)
-      cf_cpu_load_run (ch, plan->kp.sample_bytes, in->data[g->plane] +
-          (gsize) y * in->stride[g->plane], 0, g->width, orow, 1);
-    store_row (plan, g, out, y, orow);
+    for (y = y0; y < y1; y++) {
+      if (ch->mode != CF_CHANNEL_FILL)
+        cf_cpu_load_run (g->chs, 1, plan->kp.sample_bytes,
+            in->data[g->plane] + (gsize) y * in->stride[g->plane], px, np,
+            orow);
+      store_pixels (plan, g, out, y, px, np, orow, NULL);
+    }
   }
 }
 

@@ -6,77 +6,90 @@
 #define CF_CPU_SAMPLES_H
 
 #include <glib.h>
-#include <string.h>
 #include "cf-types.h"
 
-/* Loads samples x0 .. x0 + n - 1 of channel `ch` from `row` (the start of
- * one row of its plane) into dst[0], dst[dst_stride], ...  The constant
- * strides of the common layouts are spelled out so the compiler can
- * vectorise them. */
-#define CF_LOAD_LOOP(T, ps, ds) do { \
-    const guint8 *s_ = row + (gsize) x0 * (ps) + ch->offset; \
-    for (i = 0; i < n; i++) \
-      dst[(gsize) i * (ds)] = *(const T *) (s_ + (gsize) i * (ps)); \
-  } while (0)
-
-static inline void
-cf_cpu_load_run (const CfChannel * ch, int sample_bytes,
-    const guint8 * row, int x0, int n, gint32 * restrict dst, int dst_stride)
+/* Whether the nc channels fill their pixels back to back (RGBA, RGB, GRAY,
+ * an NV12 chroma pair...): then a run of pixels is a run of samples. */
+static inline gboolean
+cf_cpu_samples_contiguous (const CfChannel * const *chs, int nc,
+    int sample_bytes)
 {
-  int i, ps = ch->pixel_stride;
+  int c;
 
-  if (sample_bytes == 1) {
-    if (ps == 1 && dst_stride == 1)
-      CF_LOAD_LOOP (guint8, 1, 1);
-    else if (ps == 4 && dst_stride == 4)
-      CF_LOAD_LOOP (guint8, 4, 4);
-    else if (ps == 4 && dst_stride == 3)
-      CF_LOAD_LOOP (guint8, 4, 3);
-    else if (ps == 3 && dst_stride == 3)
-      CF_LOAD_LOOP (guint8, 3, 3);
-    else
-      CF_LOAD_LOOP (guint8, ps, dst_stride);
-  } else {
-    if (ps == 2 && dst_stride == 1)
-      CF_LOAD_LOOP (guint16, 2, 1);
-    else
-      CF_LOAD_LOOP (guint16, ps, dst_stride);
+  if (chs[0]->pixel_stride != nc * sample_bytes)
+    return FALSE;
+  for (c = 1; c < nc; c++)
+    if (chs[c]->offset != chs[0]->offset + c * sample_bytes)
+      return FALSE;
+  return TRUE;
+}
+
+/* Loads pixels x0 .. x0 + n - 1 of the nc channels chs[] (one plane, one
+ * pixel stride) from `row`, the start of a row of their plane:
+ * channel c of pixel i goes to dst[i * nc + c]. */
+static inline void
+cf_cpu_load_run (const CfChannel * const *chs, int nc, int sample_bytes,
+    const guint8 * row, int x0, int n, gint32 * restrict dst)
+{
+  const int ps = chs[0]->pixel_stride;
+  int c, i;
+
+  if (cf_cpu_samples_contiguous (chs, nc, sample_bytes)) {
+    const guint8 *s = row + (gsize) x0 * ps + chs[0]->offset;
+
+    if (sample_bytes == 1) {
+      for (i = 0; i < n * nc; i++)
+        dst[i] = s[i];
+    } else {
+      const guint16 *s16 = (const guint16 *) s;
+
+      for (i = 0; i < n * nc; i++)
+        dst[i] = s16[i];
+    }
+    return;
+  }
+  for (c = 0; c < nc; c++) {
+    const guint8 *s = row + (gsize) x0 * ps + chs[c]->offset;
+
+    for (i = 0; i < n; i++)
+      dst[(gsize) i * nc + c] = sample_bytes == 1 ? s[(gsize) i * ps]
+          : *(const guint16 *) (s + (gsize) i * ps);
   }
 }
 
-/* Stores src[0], src[src_stride], ... (already in the sample range) as
- * samples x0 .. x0 + n - 1 of channel `ch` in `row`. */
-#define CF_STORE_LOOP(T, ps, ss) do { \
-    guint8 *d_ = row + (gsize) x0 * (ps) + ch->offset; \
-    for (i = 0; i < n; i++) \
-      *(T *) (d_ + (gsize) i * (ps)) = (T) src[(gsize) i * (ss)]; \
-  } while (0)
-
+/* Stores src[i * nc + c] (already in the sample range) as channel c of
+ * pixels x0 .. x0 + n - 1 in `row`. */
 static inline void
-cf_cpu_store_run (const CfChannel * ch, int sample_bytes, guint8 * row,
-    int x0, int n, const gint32 * restrict src, int src_stride)
+cf_cpu_store_run (const CfChannel * const *chs, int nc, int sample_bytes,
+    guint8 * row, int x0, int n, const gint32 * restrict src)
 {
-  int i, ps = ch->pixel_stride;
+  const int ps = chs[0]->pixel_stride;
+  int c, i;
 
-  if (sample_bytes == 1) {
-    if (ps == 1 && src_stride == 1)
-      CF_STORE_LOOP (guint8, 1, 1);
-    else if (ps == 4 && src_stride == 4)
-      CF_STORE_LOOP (guint8, 4, 4);
-    else if (ps == 4 && src_stride == 3)
-      CF_STORE_LOOP (guint8, 4, 3);
-    else if (ps == 3 && src_stride == 3)
-      CF_STORE_LOOP (guint8, 3, 3);
-    else
-      CF_STORE_LOOP (guint8, ps, src_stride);
-  } else {
-    if (ps == 2 && src_stride == 1)
-      CF_STORE_LOOP (guint16, 2, 1);
-    else
-      CF_STORE_LOOP (guint16, ps, src_stride);
+  if (cf_cpu_samples_contiguous (chs, nc, sample_bytes)) {
+    guint8 *d = row + (gsize) x0 * ps + chs[0]->offset;
+
+    if (sample_bytes == 1) {
+      for (i = 0; i < n * nc; i++)
+        d[i] = (guint8) src[i];
+    } else {
+      guint16 *d16 = (guint16 *) d;
+
+      for (i = 0; i < n * nc; i++)
+        d16[i] = (guint16) src[i];
+    }
+    return;
+  }
+  for (c = 0; c < nc; c++) {
+    guint8 *d = row + (gsize) x0 * ps + chs[c]->offset;
+
+    for (i = 0; i < n; i++) {
+      if (sample_bytes == 1)
+        d[(gsize) i * ps] = (guint8) src[(gsize) i * nc + c];
+      else
+        *(guint16 *) (d + (gsize) i * ps) = (guint16) src[(gsize) i * nc + c];
+    }
   }
 }
 
-#undef CF_LOAD_LOOP
-#undef CF_STORE_LOOP
 #endif /* CF_CPU_SAMPLES_H */
