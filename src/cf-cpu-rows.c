@@ -22,6 +22,8 @@ cf_cpu_saturate (float v, float maxf)
   return (int) (v < maxf ? v : maxf);
 }
 
+#define CF_CPU_PREFETCH_ROWS 4
+
 /* Expanded columns ex0 .. ex0 + n - 1 of row `sy` (-1: the constant
  * border) of the group's channels into `dst`, interleaved: the part inside
  * the frame as one run, border columns a pixel at a time. */
@@ -41,9 +43,20 @@ load_cols (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * in,
     return;
   }
   row = in->data[g->plane] + (gsize) sy * in->stride[g->plane];
-  if (lo < hi)
+  if (lo < hi) {
+    const guint8 *ahead = row + (gsize) CF_CPU_PREFETCH_ROWS *
+        in->stride[g->plane] + (gsize) (lo - kp->ax) * g->chs[0]->pixel_stride;
+    gsize len = (gsize) (hi - lo) * g->chs[0]->pixel_stride, i;
+
+    /* Strips read a piece of each row, too short for the hardware to
+     * stream ahead: ask for the rows to come.  Reading past the frame is
+     * harmless for a prefetch, never faults. */
+    if (sy + CF_CPU_PREFETCH_ROWS < g->height)
+      for (i = 0; i < len; i += 64)
+        __builtin_prefetch (ahead + i);
     cf_cpu_load_run (g->chs, nc, sb, row, lo - kp->ax, hi - lo,
         dst + (lo - ex0) * nc);
+  }
   for (ex = ex0; ex < ex0 + n; ex++) {
     gint32 *d = dst + (ex - ex0) * nc;
 
