@@ -12,7 +12,6 @@ Its cudafilter counterpart (bench/cpu-vs-opencv.sh prints both):
       cudafilter backend=cpu cpu-threads=1 filter=gaussian sigma=2 ! fakesink
 """
 import argparse
-import sys
 import time
 
 import cv2
@@ -56,12 +55,20 @@ def main():
     src = np.random.default_rng(1).integers(0, 256, shape, np.uint8)
     dst = np.empty_like(src)
     op = OPS[a.op]
-    t0 = time.perf_counter()
+    op(src, dst)
+    op(src, dst)
+    walls = []
+    c0 = time.process_time()
     for _ in range(a.frames):
+        t0 = time.perf_counter()
         op(src, dst)
-    dt = time.perf_counter() - t0
-    print(f'{a.op} {a.format} {a.size}: {a.frames / dt:.1f} fps',
-          file=sys.stderr)
+        walls.append(time.perf_counter() - t0)
+    cpu_ms = (time.process_time() - c0) * 1e3 / a.frames
+    wall_ms = sorted(walls)[len(walls) // 2] * 1e3
+    # Median wall ms per frame, and process CPU ms per frame (the steadier
+    # figure on a shared machine), as cudafilter-cpu-bench prints them.
+    print(f'csv,opencv,{a.op},{a.format},{a.size},{a.threads},'
+          f'{wall_ms:.3f},{cpu_ms:.3f}')
 
 
 if __name__ == '__main__':
