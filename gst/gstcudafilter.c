@@ -79,6 +79,7 @@ enum
   PROP_CUDA_DEVICE_ID,
   PROP_PLANES,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_CPU_THREADS,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
@@ -87,6 +88,7 @@ enum
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define MAX_FRAMES_IN_FLIGHT 16
+#define DEFAULT_CPU_THREADS 0
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -270,6 +272,15 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "adds (n - 1) frames of latency and throughput. 0 = auto: 1 when "
           "upstream is live, else 4. Changeable in READY and below",
           0, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  g_object_class_install_property (gobject_class, PROP_CPU_THREADS,
+      g_param_spec_uint ("cpu-threads", "CPU threads",
+          "Threads the CPU backend filters each frame on, the rows split "
+          "between them: 0 = one per processor core; more than the cores "
+          "is allowed (they then take turns). Changeable in READY and below",
+          0, CF_CPU_MAX_THREADS, DEFAULT_CPU_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -533,6 +544,11 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       self->frames_in_flight = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (self);
       return;
+    case PROP_CPU_THREADS:
+      /* Read by start(), like the backend. */
+      self->cpu_threads = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      return;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -613,6 +629,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->frames_in_flight);
       break;
+    case PROP_CPU_THREADS:
+      g_value_set_uint (value, self->cpu_threads);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -634,7 +653,7 @@ gst_cuda_filter_get_device_id (GstCudaFilter * self)
 /* The backend `choice` asks for, or NULL with an error posted. */
 static CfBackend *
 make_backend (GstCudaFilter * self, GstCudaFilterBackend choice,
-    gint device_id)
+    gint device_id, guint cpu_threads)
 {
   CfBackend *backend = NULL;
   GError *err = NULL;
@@ -683,6 +702,8 @@ make_backend (GstCudaFilter * self, GstCudaFilterBackend choice,
           ("Could not start the CPU backend: %s",
               err ? err->message : "no reason given"), (NULL));
       g_clear_error (&err);
+    } else {
+      cf_backend_set_cpu_threads (backend, cpu_threads);
     }
   }
   return backend;
@@ -697,6 +718,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstCudaFilterBackend choice;
   gint device_id;
+  guint cpu_threads;
   gboolean pushed;
   GQueue refusals;
   gchar *text;
@@ -704,6 +726,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   choice = self->backend_choice;
   device_id = self->device_id;
+  cpu_threads = self->cpu_threads;
   self->dirty = TRUE;
   refusals = self->refusals;
   g_queue_init (&self->refusals);
@@ -715,7 +738,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   }
   gst_cuda_filter_stats_reset (self);
   pushed = gst_cuda_filter_cuda_push (self);
-  self->backend = make_backend (self, choice, device_id);
+  self->backend = make_backend (self, choice, device_id, cpu_threads);
   gst_cuda_filter_cuda_pop (pushed);
   if (self->backend == NULL)
     return FALSE;

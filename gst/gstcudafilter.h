@@ -27,6 +27,7 @@ struct _GstCudaFilter
   GstCudaFilterBackend backend_choice;
   gint device_id;
   guint frames_in_flight;       /* 0 = auto: 1 when live, else 4 */
+  guint cpu_threads;            /* 0 = one per core */
   gboolean dirty;               /* spec and layout must be rebuilt */
   GQueue refusals;              /* gchar *: refused values set before the
                                  * element had a bus, posted at start */

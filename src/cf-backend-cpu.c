@@ -1,6 +1,7 @@
-/* cudafilter engine: the CPU backend, reference for the CUDA kernels and the
- * fallback where no GPU is usable.  Straightforward on purpose: each channel
- * is expanded once with its border, then summed exactly in 64-bit integers. */
+/* cudafilter engine: the reference CPU backend, the oracle the CUDA kernels
+ * and the fast CPU backend (cf-backend-cpu-fast.c) are checked against.
+ * Straightforward on purpose: each channel is expanded once with its
+ * border, then summed exactly in 64-bit integers. */
 #include <string.h>
 #include "cf-backend-private.h"
 #include "cf-arith.h"
@@ -181,13 +182,13 @@ static const CfBackendClass cpu_class = {
 };
 
 CfBackend *
-cf_backend_cpu_new (GError ** error)
+cf_backend_cpu_reference_new (GError ** error)
 {
   CfCpuBackend *self = g_new0 (CfCpuBackend, 1);
 
   self->parent.klass = &cpu_class;
-  self->parent.kind = CF_BACKEND_CPU;
-  self->parent.description = g_strdup ("cpu");
+  self->parent.kind = CF_BACKEND_CPU_REFERENCE;
+  self->parent.description = g_strdup ("cpu-reference");
   cf_backend_take_plan_name (&self->parent, g_strdup ("cpu reference"));
   return &self->parent;
 }

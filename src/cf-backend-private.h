@@ -48,6 +48,7 @@ struct _CfBackend
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);
+CfBackend *cf_backend_cpu_reference_new (GError ** error);
 CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
 
 /* Replaces the plan description (takes `name`). */

@@ -21,6 +21,8 @@ backend_new (CfBackendKind kind, int device_id, GError ** error)
   switch (kind) {
     case CF_BACKEND_CPU:
       return cf_backend_cpu_new (error);
+    case CF_BACKEND_CPU_REFERENCE:
+      return cf_backend_cpu_reference_new (error);
     case CF_BACKEND_CUDA:
 #ifdef HAVE_CUDA
       return cf_backend_cuda_new (device_id, error);

@@ -11,8 +11,9 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  CF_BACKEND_CPU = 0,
-  CF_BACKEND_CUDA = 1
+  CF_BACKEND_CPU = 0,           /* threaded and vectorised */
+  CF_BACKEND_CUDA = 1,
+  CF_BACKEND_CPU_REFERENCE = 2  /* the plain oracle the others must match */
 } CfBackendKind;
 
 typedef struct _CfBackend CfBackend;
@@ -87,6 +88,12 @@ typedef struct
 
 /* Zeros for a NULL backend. */
 void cf_backend_get_stats (const CfBackend * backend, CfBackendStats * stats);
+
+/* CPU backend: filter on n_threads threads (0 = one per core; more than
+ * the cores is allowed), started at the next frame and kept.  Threads that
+ * cannot start leave fewer, with a warning.  Other backends ignore it. */
+#define CF_CPU_MAX_THREADS 128
+void cf_backend_set_cpu_threads (CfBackend * backend, guint n_threads);
 
 /* Number of usable CUDA devices (0 without a driver, a device or CUDA
  * support in this build); fills `why` with the reason when 0. */

@@ -1,0 +1,25 @@
+/* cudafilter engine: a fixed set of worker threads that run one job split
+ * n ways and return when all parts are done.  Threads start once, when the
+ * pool is made; running a job allocates nothing. */
+#ifndef CF_CPU_POOL_H
+#define CF_CPU_POOL_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _CfCpuPool CfCpuPool;
+
+/* Part `index` of `n_parts`. */
+typedef void (*CfCpuJob) (gpointer data, int index, int n_parts);
+
+/* n_threads parts run at once, one of them on the calling thread.  Threads
+ * that cannot start leave fewer parts (at least the calling thread), with a
+ * warning. */
+CfCpuPool *cf_cpu_pool_new (int n_threads);
+int cf_cpu_pool_size (const CfCpuPool * pool);
+void cf_cpu_pool_run (CfCpuPool * pool, CfCpuJob job, gpointer data);
+void cf_cpu_pool_free (CfCpuPool * pool);
+
+G_END_DECLS
+#endif /* CF_CPU_POOL_H */

@@ -1,0 +1,285 @@
+/* The fast CPU backend against the reference CPU backend, byte for byte:
+ * every filter, border and sample size, interleaved, planar and
+ * semi-planar layouts with copied and filled channels, sizes from 1x1 to
+ * odd sizes larger than the kernels, padded strides, 1 to 5 threads (bands
+ * thinner than the kernel radius) and every row-kernel variant this
+ * machine runs.  The reference itself is checked against OpenCV and hand
+ * values elsewhere (test_reference.py, test-engine.c). */
+#include <string.h>
+#include "cf-spec.h"
+#include "cf-backend.h"
+
+typedef struct
+{
+  const char *name;
+  CfFilter filter;
+  double sigma, sigma_y;
+  int kernel_size;
+  const char *kernel;
+  double divisor, offset, scale, amount;
+} Case;
+
+#define ONES_11 "1 1 1 1 1 1 1 1 1 1 1; "
+#define HUGE_11X11 ONES_11 ONES_11 ONES_11 ONES_11 ONES_11 ONES_11 ONES_11 \
+  ONES_11 ONES_11 ONES_11 "1 1 1 1 1 1 1 1 0.7 0.3 0.5"
+
+static const Case cases[] = {
+  {"gaussian-s1", CF_FILTER_GAUSSIAN, 1.0},
+  {"gaussian-s2", CF_FILTER_GAUSSIAN, 2.0},
+  {"gaussian-aniso", CF_FILTER_GAUSSIAN, 0.8, 1.7},
+  {"gaussian-k3", CF_FILTER_GAUSSIAN, 3.0, 0, 3},
+  {"box-1", CF_FILTER_BOX, 1, 0, 1},
+  {"box-3", CF_FILTER_BOX, 1, 0, 3},
+  {"box-7", CF_FILTER_BOX, 1, 0, 7},
+  {"sobel", CF_FILTER_SOBEL, 1, 0, 0},
+  {"sobel-5", CF_FILTER_SOBEL, 1, 0, 5, NULL, 0, 0, 0.5},
+  {"sobel-1", CF_FILTER_SOBEL, 1, 0, 1},
+  {"sobel-x", CF_FILTER_SOBEL_X, 1, 0, 3, NULL, 0, 10, 1},
+  {"sobel-y-7", CF_FILTER_SOBEL_Y, 1, 0, 7, NULL, 0, 0, 0.01},
+  /* A scale beyond float: infinities and NaNs decide the samples. */
+  {"sobel-x-inf", CF_FILTER_SOBEL_X, 1, 0, 3, NULL, 0, 0, 1e39},
+  {"scharr", CF_FILTER_SCHARR, 1, 0, 0, NULL, 0, 3, 0.25},
+  {"laplacian", CF_FILTER_LAPLACIAN, 1},
+  {"laplacian-3", CF_FILTER_LAPLACIAN, 1, 0, 3},
+  {"laplacian-5", CF_FILTER_LAPLACIAN, 1, 0, 5, NULL, 0, -7, 2},
+  {"sharpen", CF_FILTER_SHARPEN, 1.5, 0, 0, NULL, 0, 0, 1, 1.7},
+  {"custom-sharpen", CF_FILTER_CUSTOM, 1, 0, 0, "0 -1 0; -1 5 -1; 0 -1 0"},
+  {"custom-5x5", CF_FILTER_CUSTOM, 1, 0, 0,
+      "1 4 6 4 1; 4 16 24 16 4; 6 24 36 24 6; 4 16 24 16 4; 1 4 6 4 1"},
+  {"custom-dense-frac", CF_FILTER_CUSTOM, 1, 0, 0,
+      "1 2 0 1 3; 0 1 2 0 1; 2 3 1 1 0; 1 0 2 1 2; 0 1 1 3 1", 29},
+  {"custom-separable-frac", CF_FILTER_CUSTOM, 1, 0, 0,
+      "1 1 1 1 1; 1 1 1 1 1; 1 1 1 1 1"},
+  {"custom-asym", CF_FILTER_CUSTOM, 1, 0, 0, "1 -2; 3 0.5", 1, 40, 0.7},
+  {"custom-emboss", CF_FILTER_CUSTOM, 1, 0, 0, "-2 -1 0; -1 1 1; 0 1 2",
+      1, 128},
+  {"custom-zero", CF_FILTER_CUSTOM, 1, 0, 0, "0 0 0", 1, 9},
+  {"custom-wide", CF_FILTER_CUSTOM, 1, 0, 0, "3 -1000 7; 1 2 1", 0.001},
+  /* Sums beyond 2^53 for 16-bit samples: the 64-bit integer path. */
+  {"custom-huge", CF_FILTER_CUSTOM, 1, 0, 0, HUGE_11X11, 7, -2e7, 100},
+  {"custom-huge-separable", CF_FILTER_CUSTOM, 1, 0, 0, "1 1 1; 1 1 1", 7,
+      -2e7, 1000},
+};
+
+typedef enum
+{
+  L_GRAY, L_RGB, L_RGBA, L_RGBX_MASK, L_PLANAR, L_SEMIPLANAR, L_N
+} LayoutKind;
+
+static const int sizes[][2] = {
+  {1, 1}, {1, 6}, {5, 1}, {2, 3}, {7, 4}, {13, 11}, {37, 23}, {70, 9},
+  /* wider than a strip of columns (1024 samples) */
+  {300, 5}, {1031, 3},
+};
+
+/* A layout of kind `k` for w x h; stride padding `pad` bytes per row. */
+static void
+make_layout (CfLayout * l, LayoutKind k, int w, int h, int sb, int *strides,
+    int pad)
+{
+  int cw = (w + 1) / 2, chh = (h + 1) / 2, p;
+
+  switch (k) {
+    case L_GRAY:
+      cf_layout_init_interleaved (l, w, h, 1, sb, 0x1);
+      break;
+    case L_RGB:
+      cf_layout_init_interleaved (l, w, h, 3, sb, 0x7);
+      break;
+    case L_RGBA:
+      cf_layout_init_interleaved (l, w, h, 4, sb, 0x7);
+      break;
+    case L_RGBX_MASK:
+      /* filtered, copied, filtered, filtered: two groups of one plane */
+      cf_layout_init_interleaved (l, w, h, 4, sb, 0xd);
+      break;
+    case L_PLANAR:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = sb;
+      cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h, sb, 0, 0);
+      cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, chh, sb, 0, 0);
+      cf_layout_add_channel (l, CF_CHANNEL_FILL, 2, cw, chh, sb, 0,
+          sb == 1 ? 128 : 32768);
+      break;
+    case L_SEMIPLANAR:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = sb;
+      cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h, sb, 0, 0);
+      cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, chh, 2 * sb, 0, 0);
+      cf_layout_add_channel (l, CF_CHANNEL_FILTER, 1, cw, chh, 2 * sb, sb,
+          0);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+  for (p = 0; p < l->n_planes; p++)
+    strides[p] = l->plane_row_bytes[p] + pad;
+}
+
+typedef struct
+{
+  guint8 *data;
+  gsize bytes;
+  CfFrame frame;
+} Image;
+
+static void
+image_init (Image * im, const CfLayout * l, const int *strides)
+{
+  gsize off[CF_MAX_PLANES], total = 0;
+  int p;
+
+  for (p = 0; p < l->n_planes; p++) {
+    off[p] = total;
+    total += (gsize) strides[p] * l->plane_height[p];
+  }
+  im->bytes = total;
+  im->data = g_malloc (total + 1);
+  memset (&im->frame, 0, sizeof (im->frame));
+  for (p = 0; p < l->n_planes; p++) {
+    im->frame.data[p] = im->data + off[p];
+    im->frame.stride[p] = strides[p];
+  }
+}
+
+/* Noise with many extreme samples, so saturation is exercised. */
+static void
+fill_noise (Image * im, GRand * rand)
+{
+  gsize i;
+
+  for (i = 0; i < im->bytes; i++) {
+    guint32 r = g_rand_int (rand);
+
+    im->data[i] = (r & 7) == 0 ? 0 : (r & 7) == 1 ? 255 : (guint8) (r >> 8);
+  }
+}
+
+#define N_ISAS 3
+static const char *isas[N_ISAS] = { "portable", "avx2", "avx512" };
+
+static CfBackend *
+fast_backend (int isa, int threads)
+{
+  CfBackend *be;
+
+  g_setenv ("CUDAFILTER_CPU_ISA", isas[isa], TRUE);
+  be = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
+  g_unsetenv ("CUDAFILTER_CPU_ISA");
+  g_assert_nonnull (be);
+  cf_backend_set_cpu_threads (be, threads);
+  return be;
+}
+
+static void
+test_fast_matches_reference (void)
+{
+  CfBackend *ref = cf_backend_new (CF_BACKEND_CPU_REFERENCE, -1, NULL);
+  CfBackend *fast[N_ISAS][6];
+  GRand *rand = g_rand_new_with_seed (17);
+  guint n_runs = 0, c;
+  int isa, t, sb;
+
+  g_assert_nonnull (ref);
+  for (isa = 0; isa < N_ISAS; isa++)
+    for (t = 1; t <= 5; t++)
+      fast[isa][t] = fast_backend (isa, t);
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (sb = 1; sb <= 2; sb++) {
+      CfBorder border;
+
+      for (border = CF_BORDER_REFLECT101; border <= CF_BORDER_CONSTANT;
+          border++) {
+        const Case *cs = &cases[c];
+        CfParams p;
+        CfSpec *spec;
+        GError *err = NULL;
+        LayoutKind k;
+        guint s;
+
+        cf_params_init (&p);
+        p.filter = cs->filter;
+        p.sigma = cs->sigma;
+        p.sigma_y = cs->sigma_y;
+        p.kernel_size = cs->kernel_size;
+        p.kernel = cs->kernel;
+        p.divisor = cs->divisor;
+        p.offset = cs->offset;
+        p.scale = cs->scale != 0.0 ? cs->scale : 1.0;
+        p.amount = cs->amount != 0.0 ? cs->amount : 1.0;
+        p.border = border;
+        p.border_value = sb == 1 ? 77 : 40000;
+        spec = cf_spec_new (&p, sb, &err);
+        g_assert_no_error (err);
+
+        for (k = 0; k < L_N; k++) {
+          for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+            int w = sizes[s][0], h = sizes[s][1], strides[CF_MAX_PLANES];
+            int pad = (s % 3) * 2 * sb + (sb == 1 ? (int) (s & 1) : 0);
+            CfLayout l;
+            Image in, want, got, init;
+
+            make_layout (&l, k, w, h, sb, strides, pad);
+            image_init (&in, &l, strides);
+            image_init (&want, &l, strides);
+            image_init (&got, &l, strides);
+            image_init (&init, &l, strides);
+            fill_noise (&in, rand);
+            fill_noise (&init, rand);
+            memcpy (want.data, init.data, want.bytes);
+            g_assert_true (cf_backend_process (ref, spec, &l, &in.frame,
+                    &want.frame, NULL));
+
+            for (isa = 0; isa < N_ISAS; isa++) {
+              /* Every thread count on every variant over the cases. */
+              int threads = 1 + (int) ((c + s + k + isa + border) % 5);
+              int pass;
+
+              for (pass = 0; pass < 2; pass++) {
+                CfBackend *be = fast[isa][pass == 0 ? threads : 1];
+
+                /* Both start from the same bytes: padding must stay. */
+                memcpy (got.data, init.data, got.bytes);
+                g_assert_true (cf_backend_process (be, spec, &l, &in.frame,
+                        &got.frame, NULL));
+                n_runs++;
+                if (memcmp (got.data, want.data, got.bytes) != 0) {
+                  gsize i;
+
+                  for (i = 0; i < got.bytes && got.data[i] == want.data[i];
+                      i++);
+                  g_error ("%s sb %d border %d layout %d %dx%d pad %d, %s "
+                      "%d threads: byte %" G_GSIZE_FORMAT " is %d, the "
+                      "reference %d", cs->name, sb, border, k, w, h, pad,
+                      cf_backend_describe (be), pass == 0 ? threads : 1, i,
+                      got.data[i], want.data[i]);
+                }
+              }
+            }
+            g_free (in.data);
+            g_free (want.data);
+            g_free (got.data);
+            g_free (init.data);
+          }
+        }
+        cf_spec_free (spec);
+      }
+    }
+  }
+  g_test_message ("%u frames identical to the reference", n_runs);
+  for (isa = 0; isa < N_ISAS; isa++)
+    for (t = 1; t <= 5; t++)
+      cf_backend_free (fast[isa][t]);
+  cf_backend_free (ref);
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cpu-fast/matches-reference",
+      test_fast_matches_reference);
+  return g_test_run ();
+}
