@@ -273,7 +273,7 @@ launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
       && cf_fft_spec_eligible (spec)) {
     if (self->fft == NULL)
       self->fft = cf_fft_new ();
-    if (cf_fft_wanted (self->fft, method, spec, df))
+    if (self->fft != NULL && cf_fft_wanted (self->fft, method, spec, df))
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif

@@ -1,6 +1,9 @@
 /* cudafilter engine: backend creation and dispatch. */
 #include "config.h"
 #include "cf-backend-private.h"
+#ifdef HAVE_CUFFT
+#include "cf-cufft.h"
+#endif
 
 static CfBackend *
 backend_new (CfBackendKind kind, int device_id, GError ** error)
@@ -42,6 +45,20 @@ cf_cuda_device_count (char **why)
   return 0;
 }
 #endif
+
+const char *
+cf_cuda_fft_unavailable (void)
+{
+#ifdef HAVE_CUFFT
+  const char *why;
+
+  return cf_cufft_get (&why) ? NULL : why;
+#elif defined(HAVE_CUDA)
+  return "this build has no cuFFT support (-Dcufft)";
+#else
+  return "this build has no CUDA support";
+#endif
+}
 
 void
 cf_backend_free (CfBackend * backend)
