@@ -112,7 +112,8 @@ def main():
         "no nvcc (looked at -Dtoolkit_root, $CUDA_PATH, $CUDA_HOME, PATH, "
         "/usr/local/cuda)")
     if describe:
-        print("no usable CUDA toolkit (%s); needs %s" % (found, need))
+        print("no usable CUDA toolkit (%s; needs %s): building the CPU "
+              "backend only" % (found, need))
     else:
         print("error\tfound %s; cudafilter needs %s (NVIDIA's CUDA toolkit, "
               "or Debian's nvidia-cuda-toolkit), or -Dtoolkit_root=DIR"
