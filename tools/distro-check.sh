@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# distro-check.sh: builds and tests cudafilter on another Debian release, in
+# a fresh debootstrap chroot, as a user of that release would (run as root).
+#
+#   tools/distro-check.sh SUITE [MODE]
+#
+#   SUITE  a Debian suite debootstrap knows: trixie, sid, ...
+#   MODE   full (default): the README's setup command unchanged
+#            (./cudafilter-dev setup), meson setup, build, the meson suite,
+#            meson install, then gst-inspect-1.0 cudafilter from the
+#            installed plugin in a clean environment, and no toolkit
+#            library or RUNPATH in it.  The host's CUDA toolkit
+#            (CF_DISTRO_CUDA, default /usr/local/cuda when it has nvcc) is
+#            bind-mounted read-only at /usr/local/cuda and the kernels are
+#            built for sm_90 only; without one the build is CPU only, as
+#            cuda=auto decides.
+#          debian-cuda: the release's own nvidia-cuda-toolkit (non-free),
+#            then meson setup with no options and the build (no tests: no
+#            GPU here).
+#
+# Environment:
+#   CF_CHROOT_CACHE  where the debootstrapped bases, downloaded packages
+#                    and logs are kept between runs (default
+#                    /var/cache/cudafilter-ci); a missing cache is rebuilt
+#   CF_MIRROR        Debian mirror (default: the host's, else deb.debian.org)
+#
+# Prints one line per step with its time; on failure the end of the log and
+# "distro-check: Debian SUITE (MODE) FAILED at STEP", exit 1.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# ---------------------------------------------------------------- inside --
+# Runs in the chroot, from a copy of the project at /src/cudafilter.
+inside() {
+  local mode=$1 plugin
+  cd /src/cudafilter
+  export DEBIAN_FRONTEND=noninteractive
+  step() {
+    local name=$1 t0=$SECONDS
+    shift
+    echo "::step $name"
+    "$@"
+    echo "::done $name $((SECONDS - t0))"
+  }
+  case $mode in
+    full)
+      local args=()
+      [ -x /usr/local/cuda/bin/nvcc ] && args=(-Dsm_archs=90 -Dptx_arch=)
+      step setup ./cudafilter-dev setup
+      step configure meson setup build "${args[@]}"
+      step build ninja -C build
+      step test meson test -C build --print-errorlogs
+      step install meson install -C build
+      plugin=$(pkg-config --variable=pluginsdir gstreamer-1.0)/libgstcudafilter.so
+      step inspect env -i PATH=/usr/bin:/bin HOME=/tmp \
+        gst-inspect-1.0 cudafilter
+      step loader check_loader "$plugin"
+      ;;
+    debian-cuda)
+      step setup ./cudafilter-dev setup
+      step toolkit apt-get install -y -q --no-install-recommends \
+        nvidia-cuda-toolkit
+      step configure meson setup build
+      step build ninja -C build
+      ;;
+    *) echo "unknown mode $mode" >&2; return 2 ;;
+  esac
+}
+
+# The installed plugin names no toolkit library and has no RUNPATH.
+check_loader() {
+  local bad
+  ldd "$1"
+  bad=$(ldd "$1" | grep -E 'libcufft|libcudart|/usr/local/cuda|nvidia-cuda' ||
+    true)
+  [ -z "$bad" ] || { echo "toolkit libraries in $1: $bad"; return 1; }
+  ! readelf -d "$1" | grep -E 'RPATH|RUNPATH' ||
+    { echo "$1 has a RUNPATH"; return 1; }
+}
+
+if [ "${1:-}" = --inside ]; then
+  inside "$2"
+  exit
+fi
+
+# ------------------------------------------------------------------ host --
+SUITE=${1:?usage: distro-check.sh SUITE [full|debian-cuda]}
+MODE=${2:-full}
+case $MODE in full|debian-cuda) ;; *) echo "unknown mode $MODE" >&2; exit 2 ;; esac
+[ "$(id -u)" = 0 ] || { echo "distro-check: needs root (chroot)" >&2; exit 1; }
+
+CACHE=${CF_CHROOT_CACHE:-/var/cache/cudafilter-ci}
+NAME="Debian $SUITE ($MODE)"
+mkdir -p "$CACHE/logs"
+LOG=$CACHE/logs/$SUITE-$MODE.log
+BASE=$CACHE/$SUITE-base
+WORK=$CACHE/$SUITE-$MODE-root
+DEBS=$CACHE/$SUITE-debs
+: >"$LOG"
+
+host_mirror() {
+  local m
+  m=$(sed -n 's/^URIs: *\(\S*debian\)\/\?$/\1/p' /etc/apt/sources.list.d/*.sources \
+      2>/dev/null | head -n 1)
+  [ -n "$m" ] || m=$(sed -n 's/^deb \(\[[^]]*\] \)\?\(\S*\/debian\)\/\? .*/\2/p' \
+      /etc/apt/sources.list 2>/dev/null | head -n 1)
+  echo "${m:-http://deb.debian.org/debian}"
+}
+MIRROR=${CF_MIRROR:-$(host_mirror)}
+
+fail() {
+  echo "---- end of $LOG"
+  tail -n 40 "$LOG"
+  echo "distro-check: $NAME FAILED at $1 (log: $LOG)"
+  exit 1
+}
+
+mounts=()
+cleanup() {
+  local i
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+    umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
+  done
+}
+trap cleanup EXIT
+
+bind() {
+  mkdir -p "$2"
+  mount --bind "$1" "$2"
+  mounts+=("$2")
+  [ "${3:-}" != ro ] || mount -o remount,bind,ro "$2"
+}
+
+exec 9>"$CACHE/$SUITE-$MODE.lock"
+flock 9
+
+t_all=$SECONDS
+echo "distro-check: $NAME, mirror $MIRROR"
+
+# The bare system, made once per suite.
+if [ ! -x "$BASE/bin/bash" ]; then
+  t0=$SECONDS
+  command -v debootstrap >/dev/null 2>&1 || {
+    apt-get install -y -q --no-install-recommends debootstrap >>"$LOG" 2>&1 ||
+      fail "installing debootstrap"
+  }
+  rm -rf "$BASE.tmp"
+  debootstrap --variant=minbase "$SUITE" "$BASE.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
+    fail debootstrap
+  mv "$BASE.tmp" "$BASE"
+  echo "  debootstrap $((SECONDS - t0)) s"
+fi
+
+# A fresh copy for this run: nothing left from the previous one.
+t0=$SECONDS
+rm -rf "$WORK"
+cp -a "$BASE" "$WORK"
+components=main
+[ "$MODE" = full ] || components="main contrib non-free"
+echo "deb $MIRROR $SUITE $components" >"$WORK/etc/apt/sources.list"
+# A snapshot's Release may be past its Valid-Until (sid's is a week).
+echo 'Acquire::Check-Valid-Until "false";' >"$WORK/etc/apt/apt.conf.d/90distro-check"
+cp /etc/resolv.conf "$WORK/etc/resolv.conf" 2>/dev/null || true
+mkdir -p "$DEBS" "$WORK/src/cudafilter"
+# The project as the working tree has it (tracked and new files, no builds).
+(cd "$ROOT" && git ls-files -z -co --exclude-standard |
+  xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
+  tar --null -T - -cf -) | tar -xf - -C "$WORK/src/cudafilter"
+mount -t proc proc "$WORK/proc"
+mounts+=("$WORK/proc")
+bind /dev "$WORK/dev"
+bind "$DEBS" "$WORK/var/cache/apt/archives"
+if [ "$MODE" = full ]; then
+  cuda=${CF_DISTRO_CUDA:-/usr/local/cuda}
+  if [ -x "$cuda/bin/nvcc" ]; then
+    bind "$(readlink -f "$cuda")" "$WORK/usr/local/cuda" ro
+    echo "  CUDA toolkit from the host: $(readlink -f "$cuda")"
+  else
+    echo "  no CUDA toolkit at $cuda: CPU backend only"
+  fi
+fi
+echo "  fresh root $((SECONDS - t0)) s"
+
+# Steps report themselves as ::step NAME / ::done NAME SECONDS.
+current=chroot
+status=1
+while IFS= read -r line; do
+  case $line in
+    "::step "*) current=${line#::step } ;;
+    "::done "*)
+      set -- ${line#::done }
+      printf '  %-10s %4d s\n' "$1" "$2"
+      ;;
+    "::exit "*) status=${line#::exit } ;;
+  esac
+done < <(chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+  PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+  /bin/bash /src/cudafilter/tools/distro-check.sh --inside "$MODE" 2>&1 |
+  tee -a "$LOG"; echo "::exit ${PIPESTATUS[0]}")
+[ "$status" = 0 ] || fail "$current"
+
+cleanup
+mounts=()
+rm -rf "$WORK"
+echo "distro-check: $NAME OK in $((SECONDS - t_all)) s"
