@@ -27,6 +27,7 @@ typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_end;
+  cudaEvent_t ready;            /* a device frame's producer, made on use */
 
   /* Staging planes for host frames, allocated only for the side that is in
    * host memory; a plane's pitch is its row bytes rounded up to PITCH_ALIGN
@@ -188,6 +189,8 @@ slot_clear (CfCudaSlot * self)
     cudaEventDestroy (self->kernel_start);
   if (self->kernel_end)
     cudaEventDestroy (self->kernel_end);
+  if (self->ready)
+    cudaEventDestroy (self->ready);
   if (self->stream)
     cudaStreamDestroy (self->stream);
   memset (self, 0, sizeof (*self));
@@ -281,6 +284,25 @@ launch_filter (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
           self->stream), "cf_launch_filter (kernel launch)", error);
 }
 
+/* Orders the slot's stream after the work queued so far on a device
+ * frame's `wait_stream` (CfFrame): an event between the streams, no host
+ * wait. */
+static gboolean
+order_after (CfCudaSlot * self, const CfFrame * frame, GError ** error)
+{
+  cudaStream_t other = (cudaStream_t) frame->wait_stream;
+
+  if (!frame->on_device || other == NULL || other == self->stream)
+    return TRUE;
+  if (self->ready == NULL && !cf_cuda_check (cudaEventCreateWithFlags
+          (&self->ready, cudaEventDisableTiming), "cudaEventCreate", error))
+    return FALSE;
+  return cf_cuda_check (cudaEventRecord (self->ready, other),
+      "cudaEventRecord (producer stream)", error)
+      && cf_cuda_check (cudaStreamWaitEvent (self->stream, self->ready, 0),
+      "cudaStreamWaitEvent", error);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -294,7 +316,8 @@ queue_frame (CfCudaSlot * self, CfConvMethod method, const CfSpec * spec,
   const int *dense = NULL;
 
   if (!ensure_slot (self, error) || !ensure_planes (self, layout,
-          !in->on_device, !out->on_device, pitch, error))
+          !in->on_device, !out->on_device, pitch, error)
+      || !order_after (self, in, error) || !order_after (self, out, error))
     return FALSE;
   if (!spec->kp.separable) {
     if (!ensure_dense (self, spec, error))
