@@ -17,6 +17,16 @@
 #          debian-cuda: the release's own nvidia-cuda-toolkit (non-free),
 #            then meson setup with no options and the build (no tests: no
 #            GPU here).
+#          gpu-bundle: setup, the release's GStreamer plugins (-bad for
+#            nvcodec and h264parse), a build for sm_90 with the host's
+#            toolkit, copied out to ./build-SUITE (build-trixie), and a
+#            GStreamer runtime collected from the chroot into ./.gpuMN
+#            (.gpu126 for GStreamer 1.26) by runtime-from-chroot.sh
+#            (CF_RUNTIME_SCRIPT,
+#            default ../shared/gpu/runtime-from-chroot.sh): what
+#            tools/gpu-host-126.sh runs on a GPU host.  The project sits at
+#            the same absolute path inside the chroot, so the paths the
+#            build keeps (the test clip) hold on a host with that layout.
 #
 # Environment:
 #   CF_CHROOT_CACHE  where the debootstrapped bases, downloaded packages
@@ -31,10 +41,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # ---------------------------------------------------------------- inside --
-# Runs in the chroot, from a copy of the project at /src/cudafilter.
+# Runs in the chroot, from a copy of the project.
 inside() {
   local mode=$1 plugin
-  cd /src/cudafilter
+  cd "$2"
   export DEBIAN_FRONTEND=noninteractive
   step() {
     local name=$1 t0=$SECONDS
@@ -56,6 +66,13 @@ inside() {
       step inspect env -i PATH=/usr/bin:/bin HOME=/tmp \
         gst-inspect-1.0 cudafilter
       step loader check_loader "$plugin"
+      ;;
+    gpu-bundle)
+      step setup ./cudafilter-dev setup
+      step plugins apt-get install -y -q --no-install-recommends \
+        gstreamer1.0-plugins-bad
+      step configure meson setup "build-gpu" -Dsm_archs=90 -Dptx_arch=
+      step build ninja -C build-gpu
       ;;
     debian-cuda)
       step setup ./cudafilter-dev setup
@@ -80,14 +97,18 @@ check_loader() {
 }
 
 if [ "${1:-}" = --inside ]; then
-  inside "$2"
+  inside "$2" "$3"
   exit
 fi
 
 # ------------------------------------------------------------------ host --
 SUITE=${1:?usage: distro-check.sh SUITE [full|debian-cuda]}
 MODE=${2:-full}
-case $MODE in full|debian-cuda) ;; *) echo "unknown mode $MODE" >&2; exit 2 ;; esac
+case $MODE in full|debian-cuda|gpu-bundle) ;;
+  *) echo "unknown mode $MODE" >&2; exit 2 ;;
+esac
+SRC_IN=/src/cudafilter
+[ "$MODE" != gpu-bundle ] || SRC_IN=$ROOT
 [ "$(id -u)" = 0 ] || { echo "distro-check: needs root (chroot)" >&2; exit 1; }
 
 CACHE=${CF_CHROOT_CACHE:-/var/cache/cudafilter-ci}
@@ -162,16 +183,16 @@ echo "deb $MIRROR $SUITE $components" >"$WORK/etc/apt/sources.list"
 # A snapshot's Release may be past its Valid-Until (sid's is a week).
 echo 'Acquire::Check-Valid-Until "false";' >"$WORK/etc/apt/apt.conf.d/90distro-check"
 cp /etc/resolv.conf "$WORK/etc/resolv.conf" 2>/dev/null || true
-mkdir -p "$DEBS" "$WORK/src/cudafilter"
+mkdir -p "$DEBS" "$WORK$SRC_IN"
 # The project as the working tree has it (tracked and new files, no builds).
 (cd "$ROOT" && git ls-files -z -co --exclude-standard |
   xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-  tar --null -T - -cf -) | tar -xf - -C "$WORK/src/cudafilter"
+  tar --null -T - -cf -) | tar -xf - -C "$WORK$SRC_IN"
 mount -t proc proc "$WORK/proc"
 mounts+=("$WORK/proc")
 bind /dev "$WORK/dev"
 bind "$DEBS" "$WORK/var/cache/apt/archives"
-if [ "$MODE" = full ]; then
+if [ "$MODE" != debian-cuda ]; then
   cuda=${CF_DISTRO_CUDA:-/usr/local/cuda}
   if [ -x "$cuda/bin/nvcc" ]; then
     bind "$(readlink -f "$cuda")" "$WORK/usr/local/cuda" ro
@@ -196,9 +217,29 @@ while IFS= read -r line; do
   esac
 done < <(chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  /bin/bash /src/cudafilter/tools/distro-check.sh --inside "$MODE" 2>&1 |
+  /bin/bash "$SRC_IN/tools/distro-check.sh" --inside "$MODE" "$SRC_IN" 2>&1 |
   tee -a "$LOG"; echo "::exit ${PIPESTATUS[0]}")
 [ "$status" = 0 ] || fail "$current"
+
+if [ "$MODE" = gpu-bundle ]; then
+  # Only what runs: programs, the plugin, cf-filter-raw, meson-info.
+  t0=$SECONDS
+  out=$ROOT/build-$SUITE
+  rm -rf "$out"
+  (cd "$WORK$SRC_IN/build-gpu" && find . -name '*.p' -prune -o -type f \
+    ! -name '*.a' ! -name '*.o' ! -name '*.ninja' ! -name '.ninja_*' -print0 |
+    tar --null -T - -cf -) | (mkdir -p "$out" && tar -xf - -C "$out")
+  runtime=${CF_RUNTIME_SCRIPT:-$ROOT/../shared/gpu/runtime-from-chroot.sh}
+  [ -x "$runtime" ] || runtime=/work/shared/gpu/runtime-from-chroot.sh
+  # .gpuMN after the chroot's GStreamer 1.M.N (.gpu126 for 1.26).
+  gst=$(chroot "$WORK" gst-inspect-1.0 --version |
+    sed -n 's/.*version 1\.\([0-9]*\)\..*/1\1/p' | head -n 1)
+  rt=$ROOT/.gpu$gst
+  "$runtime" "$WORK" "$rt" >>"$LOG" 2>&1 || fail "collecting the runtime"
+  tail -n 1 "$LOG"
+  echo "  bundle $((SECONDS - t0)) s: $(du -sh "$out" | cut -f1) in $out," \
+    "$(du -sh "$rt" | cut -f1) in $rt"
+fi
 
 cleanup
 mounts=()
