@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 MINIMUM = (12, 0)
 
@@ -69,6 +70,33 @@ def folders(nvcc):
     return inc, lib
 
 
+def host_compiler(nvcc):
+    """'' when nvcc takes its default host compiler, else the newest g++-N
+    it accepts (a distribution's default g++ may be newer than the CUDA
+    release supports), or None with nvcc's complaint."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.cu")
+        with open(src, "w") as f:
+            f.write("int main () { return 0; }\n")
+        tried = [None] + [shutil.which("g++-%d" % n)
+                          for n in range(20, 8, -1)]
+        first = None
+        for ccbin in tried:
+            if ccbin is None and first is not None:
+                continue
+            args = ["-E", src, "-o", os.devnull]
+            if ccbin:
+                args = ["-ccbin", ccbin] + args
+            r = run(nvcc, *args)
+            if r.returncode == 0:
+                return ccbin or ""
+            if first is None:
+                lines = r.stderr.strip().splitlines() or ["failed"]
+                first = next((l.strip() for l in lines if "error" in l),
+                             lines[-1].strip())
+        return None, first
+
+
 def listed(nvcc, option, prefix):
     out = run(nvcc, option).stdout.split()
     return [w[len(prefix):] for w in out
@@ -95,12 +123,21 @@ def main():
         if ver < MINIMUM:
             rejected.append("%s (%s) is CUDA %d.%d" % (nvcc, origin, *ver))
             continue
+        ccbin = host_compiler(nvcc)
+        if isinstance(ccbin, tuple):
+            rejected.append("%s (%s, CUDA %d.%d) accepts no host compiler "
+                            "here: %s; install an older g++ (g++-N)"
+                            % (nvcc, origin, *ver, ccbin[1]))
+            continue
         inc, lib = folders(nvcc)
         if describe:
-            print("CUDA %d.%d: %s (from %s)" % (*ver, nvcc, origin))
+            print("CUDA %d.%d: %s (from %s)%s" % (
+                *ver, nvcc, origin,
+                ", host compiler " + ccbin if ccbin else ""))
             return 0
         print("nvcc\t" + nvcc)
         print("version\t%d.%d" % ver)
+        print("ccbin\t" + ccbin)
         print("include\t" + ",".join(inc))
         print("libdir\t" + ",".join(lib))
         print("codes\t" + ",".join(listed(nvcc, "--list-gpu-code", "sm_")))

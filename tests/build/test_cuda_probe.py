@@ -11,7 +11,7 @@ PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                      "tools", "cuda-probe.py")
 
 
-def fake_toolkit(root, release, codes=("75", "90")):
+def fake_toolkit(root, release, codes=("75", "90"), host=""):
     """ROOT/bin/nvcc printing what a real one of `release` prints."""
     bindir = os.path.join(root, "bin")
     inc = os.path.join(root, "targets", "aarch64-linux", "include")
@@ -20,7 +20,18 @@ def fake_toolkit(root, release, codes=("75", "90")):
         os.makedirs(d, exist_ok=True)
     sm = " ".join("sm_" + c for c in codes)
     compute = " ".join("compute_" + c for c in codes)
+    # With `host`, only -ccbin ending in it passes preprocessing, as a
+    # release that rejects the default g++ does.
+    host_check = f"""
+if [ -n "{host}" ]; then
+  case "$1 $2" in
+    "-ccbin "*{host}) ;;
+    *) for a; do [ "$a" = -E ] && {{ echo "host_config.h:137:2: error: -- unsupported GNU version!" >&2; echo "  |  ^~~" >&2; exit 1; }}; done ;;
+  esac
+fi
+"""
     script = f"""#!/bin/sh
+{host_check}
 case "$1" in
   --version) echo "Cuda compilation tools, release {release}, V{release}.1";;
   --list-gpu-code) for c in {sm}; do echo $c; done;;
@@ -84,6 +95,26 @@ def main():
         r = probe(dict(base, CUDA_PATH=old, CUDA_HOME=new), "")
         check("a too old toolkit is passed over for the next",
               r.get("nvcc") == new + "/bin/nvcc")
+
+        picky = os.path.join(tmp, "picky")
+        fake_toolkit(picky, "13.0", host="g++-15")
+        gxx = os.path.join(tmp, "gxx")
+        os.makedirs(gxx)
+        for n in (15, 16):
+            path = os.path.join(gxx, "g++-%d" % n)
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(path, 0o755)
+        r = probe(dict(base, PATH=gxx + ":/usr/bin:/bin"), picky)
+        check("a g++-N the release accepts when the default is too new",
+              r.get("ccbin") == os.path.join(gxx, "g++-15"))
+        r = probe(base, picky)
+        check("no host compiler accepted: said so, with nvcc's complaint",
+              "accepts no host compiler" in r.get("error", "")
+              and "unsupported GNU version" in r.get("error", ""))
+        r = probe(dict(base, CUDA_PATH=new), "")
+        check("the default host compiler is kept when it works",
+              r.get("ccbin") == "")
 
         r = probe(base, os.path.join(tmp, "none"))
         check("a missing -Dtoolkit_root is named",
