@@ -47,11 +47,12 @@ inside() {
   cd "$2"
   export DEBIAN_FRONTEND=noninteractive
   step() {
-    local name=$1 t0=$SECONDS
+    local name=$1 t0=$SECONDS rc=0
     shift
     echo "::step $name"
-    "$@"
-    echo "::done $name $((SECONDS - t0))"
+    "$@" || rc=$?
+    echo "::done $name $((SECONDS - t0)) $rc"
+    return $rc
   }
   case $mode in
     full)
@@ -60,12 +61,14 @@ inside() {
       step setup ./cudafilter-dev setup
       step configure meson setup build "${args[@]}"
       step build ninja -C build
-      step test meson test -C build --print-errorlogs
+      # A failing test still lets install and inspect say how they fare.
+      step test meson test -C build --print-errorlogs || failed=1
       step install meson install -C build
       plugin=$(pkg-config --variable=pluginsdir gstreamer-1.0)/libgstcudafilter.so
       step inspect env -i PATH=/usr/bin:/bin HOME=/tmp \
         gst-inspect-1.0 cudafilter
       step loader check_loader "$plugin"
+      return "${failed:-0}"
       ;;
     gpu-bundle)
       step setup ./cudafilter-dev setup
@@ -161,8 +164,8 @@ host_main() {
   if [ ! -x "$BASE/bin/bash" ]; then
     t0=$SECONDS
     command -v debootstrap >/dev/null 2>&1 || {
-      apt-get install -y -q --no-install-recommends debootstrap >>"$LOG" 2>&1 ||
-        fail "installing debootstrap"
+      { apt-get update -q && apt-get install -y -q --no-install-recommends \
+          debootstrap; } >>"$LOG" 2>&1 || fail "installing debootstrap"
     }
     rm -rf "$BASE.tmp"
     debootstrap --variant=minbase "$SUITE" "$BASE.tmp" "$MIRROR" >>"$LOG" 2>&1 ||
@@ -204,12 +207,15 @@ host_main() {
   # Steps report themselves as ::step NAME / ::done NAME SECONDS.
   current=chroot
   status=1
+  failed_steps=()
   while IFS= read -r line; do
     case $line in
       "::step "*) current=${line#::step } ;;
       "::done "*)
         set -- ${line#::done }
-        printf '  %-10s %4d s\n' "$1" "$2"
+        printf '  %-10s %4d s%s\n' "$1" "$2" \
+          "$([ "${3:-0}" = 0 ] || echo "  FAILED ($3)")"
+        [ "${3:-0}" = 0 ] || failed_steps+=("$1")
         ;;
       "::exit "*) status=${line#::exit } ;;
     esac
@@ -217,7 +223,7 @@ host_main() {
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     /bin/bash "$SRC_IN/tools/distro-check.sh" --inside "$MODE" "$SRC_IN" 2>&1 |
     tee -a "$LOG"; echo "::exit ${PIPESTATUS[0]}")
-  [ "$status" = 0 ] || fail "$current"
+  [ "$status" = 0 ] || fail "${failed_steps[*]:-$current}"
 
   if [ "$MODE" = gpu-bundle ]; then
     # Only what runs: programs, the plugin, cf-filter-raw, meson-info.
@@ -248,5 +254,6 @@ host_main() {
 if [ "${1:-}" = --inside ]; then
   inside "$2" "$3"
 else
-  host_main "$@"
+  # exit here: nothing after this line is read, even if the file changed.
+  host_main "$@"; exit
 fi
