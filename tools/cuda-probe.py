@@ -94,6 +94,10 @@ def host_compiler(nvcc):
                 lines = r.stderr.strip().splitlines() or ["failed"]
                 first = next((l.strip() for l in lines if "error" in l),
                              lines[-1].strip())
+                # "...: error: #error -- unsupported GNU version! gcc
+                # versions later than 15 are not supported! The nvcc flag..."
+                first = first.split("error", 1)[-1].lstrip(": #-")
+                first = first.split(" The nvcc flag")[0].split("error -- ")[-1]
         return None, first
 
 
@@ -144,7 +148,7 @@ def main():
         print("ptx\t" + ",".join(listed(nvcc, "--list-gpu-arch", "compute_")))
         return 0
 
-    need = "CUDA %d.%d or newer" % MINIMUM
+    need = "CUDA %d.%d or newer with a host compiler it accepts" % MINIMUM
     found = "; ".join(rejected) if rejected else (
         "no nvcc (looked at -Dtoolkit_root, $CUDA_PATH, $CUDA_HOME, PATH, "
         "/usr/local/cuda)")
