@@ -19,7 +19,8 @@
 #            GPU here).
 #          gpu-bundle: setup, the release's GStreamer plugins (-bad for
 #            nvcodec and h264parse), a build for sm_90 with the host's
-#            toolkit, copied out to ./build-SUITE (build-trixie), and a
+#            toolkit, copied out to ./build-SUITE (build-trixie, and
+#            build-trixie.tar.xz to carry), and a
 #            GStreamer runtime collected from the chroot into ./.gpuMN
 #            (.gpu126 for GStreamer 1.26) by runtime-from-chroot.sh
 #            (CF_RUNTIME_SCRIPT,
@@ -241,7 +242,12 @@ host_main() {
     rt=$ROOT/.gpu$gst
     "$runtime" "$WORK" "$rt" >>"$LOG" 2>&1 || fail "collecting the runtime"
     tail -n 1 "$LOG"
-    echo "  bundle $((SECONDS - t0)) s: $(du -sh "$out" | cut -f1) in $out," \
+    # Every program holds the same kernels: compressed together they are
+    # small enough to carry.
+    tar -C "$ROOT" -cf - "build-$SUITE" |
+      xz -T2 --lzma2=preset=6,dict=64MiB >"$out.tar.xz"
+    echo "  bundle $((SECONDS - t0)) s: $(du -sh "$out" | cut -f1) in $out" \
+      "($(du -sh "$out.tar.xz" | cut -f1) as $out.tar.xz)," \
       "$(du -sh "$rt" | cut -f1) in $rt"
   fi
 

@@ -3,10 +3,12 @@
 # host that has no GStreamer of its own.
 #
 #   here:         tools/distro-check.sh trixie gpu-bundle
-#                   (builds build-trixie/ for sm_90 in a Debian 13 chroot and
-#                   collects the runtime .gpu126/ from it)
+#                   (builds build-trixie/ for sm_90 in a Debian 13 chroot,
+#                   also as build-trixie.tar.xz, and collects the runtime
+#                   .gpu126/ from it)
 #   on the host:  tools/gpu-host-126.sh [-o OUTDIR] [RUNTIME [BUILD]]
-#                   (from the project root; defaults .gpu126 and build-trixie)
+#                   (from the project root; defaults .gpu126 and build-trixie,
+#                   unpacked from BUILD.tar.xz when only that came along)
 #
 # Runs, each a step with its own verdict:
 #   inspect     the runtime's version, and the plugin loading next to nvcodec
@@ -32,6 +34,10 @@ RUNTIME=${1:-.gpu126}
 BUILD=${2:-build-trixie}
 cd "$ROOT" || exit 1
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+if [ ! -d "$BUILD/tests" ] && [ -f "$BUILD.tar.xz" ]; then
+  tar -C "$(dirname "$BUILD")" -xJf "$BUILD.tar.xz" ||
+    { echo "gpu-host-126: cannot unpack $BUILD.tar.xz" >&2; exit 1; }
+fi
 [ -f "$RUNTIME/env.sh" ] || { echo "gpu-host-126: no $RUNTIME/env.sh" >&2; exit 1; }
 [ -d "$BUILD/tests" ] || { echo "gpu-host-126: no $BUILD/tests" >&2; exit 1; }
 
