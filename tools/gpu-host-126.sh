@@ -70,7 +70,7 @@ step() {
 }
 
 inspect() {
-  gst-inspect-1.0 --version | head -n 2 &&
+  gst-inspect-1.0 --version | sed -n '1,2p' &&
     GST_PLUGIN_PATH=$BUILD/gst GST_REGISTRY=/tmp/gpu-host-126-registry.bin \
       gst-inspect-1.0 cudafilter | sed -n '1,12p' &&
     GST_REGISTRY=/tmp/gpu-host-126-registry.bin gst-inspect-1.0 nvh264dec |
