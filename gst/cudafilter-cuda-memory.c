@@ -386,6 +386,42 @@ is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
   return TRUE;
 }
 
+#if GST_CHECK_VERSION(1, 24, 0)
+/* The one CUDA stream (GStreamer >= 1.24) every memory of `buf` was queued
+ * on; NULL when a memory has none (its work is done) or they differ. */
+static CUstream
+buffer_stream (GstBuffer * buf)
+{
+  CUstream stream = NULL;
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buf); i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+    CUstream s;
+
+    if (!gst_is_cuda_memory (mem))
+      return NULL;
+    s = gst_cuda_stream_get_handle (gst_cuda_memory_get_stream
+        (GST_CUDA_MEMORY_CAST (mem)));
+    if (s == NULL || (i > 0 && s != stream))
+      return NULL;
+    stream = s;
+  }
+  return stream;
+}
+#endif
+
+gpointer
+gst_cuda_filter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  return on_device ? (gpointer) buffer_stream (buf) : NULL;
+#else
+  /* 1.22's CUDA memory has no streams: mapping synchronises. */
+  return NULL;
+#endif
+}
+
 gboolean
 gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
@@ -411,10 +447,13 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 #if GST_CHECK_VERSION(1, 24, 0)
     guint i;
 
-    /* Work queued on the memory's own stream must be done first. */
-    for (i = 0; i < gst_buffer_n_memory (buf); i++)
-      gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buf,
-                  i)));
+    /* Work queued on the memories' streams must be done first: the
+     * engine's stream waits for one stream on the GPU
+     * (gst_cuda_filter_cuda_wait_stream), anything else waits here. */
+    if (buffer_stream (buf) == NULL)
+      for (i = 0; i < gst_buffer_n_memory (buf); i++)
+        gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory
+                (buf, i)));
 #endif
     if (gst_video_frame_map (frame, &layout, buf, flags | GST_MAP_CUDA)) {
       *on_device = TRUE;
@@ -575,6 +614,12 @@ gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
   self->cuda_context = context ? gst_object_ref (context) : NULL;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&old);
+}
+
+gpointer
+gst_cuda_filter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
+{
+  return NULL;
 }
 
 gboolean

@@ -63,6 +63,12 @@ gboolean gst_cuda_filter_cuda_map_frame (GstCudaFilter * self,
     GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buf,
     GstMapFlags flags, gboolean device_ok, gboolean * on_device);
 
+/* For a frame mapped on the device: the CUDA stream whose queued work on
+ * `buf` the engine must wait for (CfFrame.wait_stream), NULL when there is
+ * none (GStreamer 1.22, or mapping has synchronised). */
+gpointer gst_cuda_filter_cuda_wait_stream (GstBuffer * buf,
+    gboolean on_device);
+
 gboolean gst_cuda_filter_caps_are_cuda (GstCaps * caps);
 
 /* Allocation with CUDA caps: a GstCudaBufferPool on the element's context.

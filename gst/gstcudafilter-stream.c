@@ -247,6 +247,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
   in.on_device = in_dev;
   out.on_device = out_dev;
+  in.wait_stream = gst_cuda_filter_cuda_wait_stream (inbuf, in_dev);
+  out.wait_stream = gst_cuda_filter_cuda_wait_stream (outbuf, out_dev);
   pushed = gst_cuda_filter_cuda_push (self);
   ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
       pf, &err);

@@ -745,6 +745,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   self->backend_in_context = pushed;
   GST_INFO_OBJECT (self, "filtering on %s",
       cf_backend_describe (self->backend));
+  if (cf_backend_kind (self->backend) == CF_BACKEND_CUDA
+      && cf_cuda_fft_unavailable () != NULL)
+    GST_INFO_OBJECT (self, "large dense kernels run the direct path: %s",
+        cf_cuda_fft_unavailable ());
   return TRUE;
 }
 

@@ -171,7 +171,7 @@ cf_backend_set_cpu_threads (CfBackend * backend, guint n_threads)
   g_return_if_fail (backend != NULL);
   if (backend->klass != &cpu_fast_class || self->threads == n_threads)
     return;
-  g_return_if_fail (backend->in_flight == 0);
+  g_return_if_fail (cf_backend_in_flight (backend) == 0);
   self->threads = n_threads;
   /* Started again at the next frame, with the new count. */
   g_clear_pointer (&self->pool, cf_cpu_pool_free);

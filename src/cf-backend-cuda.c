@@ -28,6 +28,7 @@ typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t kernel_start, kernel_end;
+  cudaEvent_t ready;            /* a device frame's producer, made on use */
 
   /* Staging planes for host frames, allocated only for the side that is in
    * host memory; a plane's pitch is its row bytes rounded up to PITCH_ALIGN
@@ -199,6 +200,8 @@ slot_clear (CfCudaSlot * self)
     cudaEventDestroy (self->kernel_start);
   if (self->kernel_end)
     cudaEventDestroy (self->kernel_end);
+  if (self->ready)
+    cudaEventDestroy (self->ready);
   if (self->stream)
     cudaStreamDestroy (self->stream);
   memset (self, 0, sizeof (*self));
@@ -304,7 +307,9 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
   {
     CfFftGeometry geom;
 
-    plan->fft = cf_fft_decide (self->method, spec, layout->channels,
+    /* Without a loadable cuFFT every kernel takes the direct path. */
+    plan->fft = cf_cuda_fft_unavailable () == NULL &&
+        cf_fft_decide (self->method, spec, layout->channels,
         layout->n_channels, &geom);
     name = plan->fft ? g_strdup_printf ("FFT overlap-save, %dx%d taps in "
         "%dx%d tiles", spec->kp.kw, spec->kp.kh, geom.tiles.fft_w,
@@ -343,7 +348,8 @@ launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
     if (self->fft == NULL)
       self->fft = cf_fft_new ();
     /* Remembers the geometry cf_fft_filter runs; the same decision. */
-    if (cf_fft_wanted (self->fft, backend->method, spec, df))
+    if (self->fft != NULL && cf_fft_wanted (self->fft, backend->method, spec,
+            df))
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
@@ -354,6 +360,25 @@ launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
   }
   return cf_cuda_check (cf_launch_plan_run (backend->plan.kernel, df, dense,
           self->stream), "cf_launch_plan_run (kernel launch)", error);
+}
+
+/* Orders the slot's stream after the work queued so far on a device
+ * frame's `wait_stream` (CfFrame): an event between the streams, no host
+ * wait. */
+static gboolean
+order_after (CfCudaSlot * self, const CfFrame * frame, GError ** error)
+{
+  cudaStream_t other = (cudaStream_t) frame->wait_stream;
+
+  if (!frame->on_device || other == NULL || other == self->stream)
+    return TRUE;
+  if (self->ready == NULL && !cf_cuda_check (cudaEventCreateWithFlags
+          (&self->ready, cudaEventDisableTiming), "cudaEventCreate", error))
+    return FALSE;
+  return cf_cuda_check (cudaEventRecord (self->ready, other),
+      "cudaEventRecord (producer stream)", error)
+      && cf_cuda_check (cudaStreamWaitEvent (self->stream, self->ready, 0),
+      "cudaStreamWaitEvent", error);
 }
 
 /* Queues upload, filter and download of one frame on the slot's stream;
@@ -370,7 +395,8 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
 
   if (!ensure_plan (backend, spec, layout, error) || !ensure_slot (self,
           error) || !ensure_planes (self, layout, !in->on_device,
-          !out->on_device, pitch, error))
+          !out->on_device, pitch, error) || !order_after (self, in, error)
+      || !order_after (self, out, error))
     return FALSE;
   if (!spec->kp.separable) {
     if (!ensure_dense (self, spec, error))

@@ -4,6 +4,9 @@
 #include "config.h"
 #include <string.h>
 #include "cf-backend-private.h"
+#ifdef HAVE_CUFFT
+#include "cf-cufft.h"
+#endif
 
 /* Bad arguments are errors like any other: a caller that gets FALSE always
  * has a message to show. */
@@ -57,6 +60,20 @@ cf_cuda_device_count (char **why)
   return 0;
 }
 #endif
+
+const char *
+cf_cuda_fft_unavailable (void)
+{
+#ifdef HAVE_CUFFT
+  const char *why;
+
+  return cf_cufft_get (&why) ? NULL : why;
+#elif defined(HAVE_CUDA)
+  return "this build has no cuFFT support (-Dcufft)";
+#else
+  return "this build has no CUDA support";
+#endif
+}
 
 void
 cf_backend_free (CfBackend * backend)

@@ -99,5 +99,10 @@ void cf_backend_set_cpu_threads (CfBackend * backend, guint n_threads);
  * support in this build); fills `why` with the reason when 0. */
 int cf_cuda_device_count (char **why);
 
+/* NULL when the CUDA backend can convolve large dense kernels through
+ * cuFFT (the library loads, once per process); else why not.  Without it
+ * those kernels run the direct path, with the same bytes. */
+const char *cf_cuda_fft_unavailable (void);
+
 G_END_DECLS
 #endif /* CF_BACKEND_H */

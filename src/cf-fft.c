@@ -10,14 +10,15 @@
 #include "config.h"
 
 #include <string.h>
-#include <cufft.h>
-
 #include "cf-fft.h"
+#include "cf-cufft.h"
 #include "cf-cuda-check.h"
 #include "cf-fft-launch.h"
 
 struct _CfFft
 {
+  const CfCufft *cufft;
+
   /* The last decision and the key it was made for. */
   gboolean have_decision, wanted;
   guint64 serial;
@@ -85,16 +86,23 @@ check_cufft (cufftResult r, const char *call, GError ** error)
 CfFft *
 cf_fft_new (void)
 {
-  return g_new0 (CfFft, 1);
+  const CfCufft *cufft = cf_cufft_get (NULL);
+  CfFft *fft;
+
+  if (cufft == NULL)
+    return NULL;
+  fft = g_new0 (CfFft, 1);
+  fft->cufft = cufft;
+  return fft;
 }
 
 static void
 release_plans (CfFft * fft)
 {
   if (fft->have_plans) {
-    cufftDestroy (fft->forward);
-    cufftDestroy (fft->inverse);
-    cufftDestroy (fft->kernel_forward);
+    fft->cufft->destroy (fft->forward);
+    fft->cufft->destroy (fft->inverse);
+    fft->cufft->destroy (fft->kernel_forward);
   }
   cudaFree (fft->work);
   fft->work = NULL;
@@ -138,19 +146,19 @@ cf_fft_wanted (CfFft * fft, CfConvMethod method, const CfSpec * spec,
 /* One batched 2D plan without a work area of its own; *work gets its
  * size. */
 static gboolean
-make_plan (cufftHandle * plan, cufftType type, int w, int h, int batch,
-    size_t *work, GError ** error)
+make_plan (const CfCufft * cufft, cufftHandle * plan, cufftType type, int w,
+    int h, int batch, size_t *work, GError ** error)
 {
   int n[2] = { h, w };
 
-  if (!check_cufft (cufftCreate (plan), "cufftCreate", error))
+  if (!check_cufft (cufft->create (plan), "cufftCreate", error))
     return FALSE;
-  if (check_cufft (cufftSetAutoAllocation (*plan, 0),
+  if (check_cufft (cufft->set_auto_allocation (*plan, 0),
           "cufftSetAutoAllocation", error)
-      && check_cufft (cufftMakePlanMany (*plan, 2, n, NULL, 1, 0, NULL, 1, 0,
-              type, batch, work), "cufftMakePlanMany", error))
+      && check_cufft (cufft->make_plan_many (*plan, 2, n, NULL, 1, 0, NULL,
+              1, 0, type, batch, work), "cufftMakePlanMany", error))
     return TRUE;
-  cufftDestroy (*plan);
+  cufft->destroy (*plan);
   return FALSE;
 }
 
@@ -164,15 +172,18 @@ ensure_plans (CfFft * fft, int w, int h, int batch, GError ** error)
     return TRUE;
   release_plans (fft);
 
-  if (!make_plan (&fft->forward, CUFFT_D2Z, w, h, batch, &work[0], error))
+  if (!make_plan (fft->cufft, &fft->forward, CUFFT_D2Z, w, h, batch,
+          &work[0], error))
     return FALSE;
-  if (!make_plan (&fft->inverse, CUFFT_Z2D, w, h, batch, &work[1], error)) {
-    cufftDestroy (fft->forward);
+  if (!make_plan (fft->cufft, &fft->inverse, CUFFT_Z2D, w, h, batch,
+          &work[1], error)) {
+    fft->cufft->destroy (fft->forward);
     return FALSE;
   }
-  if (!make_plan (&fft->kernel_forward, CUFFT_D2Z, w, h, 1, &work[2], error)) {
-    cufftDestroy (fft->forward);
-    cufftDestroy (fft->inverse);
+  if (!make_plan (fft->cufft, &fft->kernel_forward, CUFFT_D2Z, w, h, 1,
+          &work[2], error)) {
+    fft->cufft->destroy (fft->forward);
+    fft->cufft->destroy (fft->inverse);
     return FALSE;
   }
   fft->have_plans = TRUE;
@@ -189,12 +200,12 @@ ensure_plans (CfFft * fft, int w, int h, int batch, GError ** error)
     release_plans (fft);
     return FALSE;
   }
-  if (!check_cufft (cufftSetWorkArea (fft->forward, fft->work),
+  if (!check_cufft (fft->cufft->set_work_area (fft->forward, fft->work),
           "cufftSetWorkArea", error)
-      || !check_cufft (cufftSetWorkArea (fft->inverse, fft->work),
+      || !check_cufft (fft->cufft->set_work_area (fft->inverse, fft->work),
           "cufftSetWorkArea", error)
-      || !check_cufft (cufftSetWorkArea (fft->kernel_forward, fft->work),
-          "cufftSetWorkArea", error)) {
+      || !check_cufft (fft->cufft->set_work_area (fft->kernel_forward,
+              fft->work), "cufftSetWorkArea", error)) {
     release_plans (fft);
     return FALSE;
   }
@@ -240,7 +251,7 @@ ensure_kernel (CfFft * fft, const CfSpec * spec, const int *dense,
   if (!cf_cuda_check (cf_fft_launch_weights (dense, spec->kp.kw, spec->kp.kh,
               t->fft_w, t->fft_h, 1.0 / ((double) t->fft_w * t->fft_h),
               fft->tiles, stream), "cf_fft_launch_weights", error)
-      || !check_cufft (cufftExecD2Z (fft->kernel_forward, fft->tiles,
+      || !check_cufft (fft->cufft->exec_d2z (fft->kernel_forward, fft->tiles,
               fft->kernel), "cufftExecD2Z (kernel)", error))
     return FALSE;
   fft->have_kernel = TRUE;
@@ -270,11 +281,11 @@ cf_fft_filter (CfFft * fft, const CfSpec * spec, const int *dense,
           (gsize) g->batch * n_spectrum * sizeof (double2), "FFT spectra",
           error))
     return FALSE;
-  if (!check_cufft (cufftSetStream (fft->forward, stream), "cufftSetStream",
-          error)
-      || !check_cufft (cufftSetStream (fft->inverse, stream),
+  if (!check_cufft (fft->cufft->set_stream (fft->forward, stream),
           "cufftSetStream", error)
-      || !check_cufft (cufftSetStream (fft->kernel_forward, stream),
+      || !check_cufft (fft->cufft->set_stream (fft->inverse, stream),
+          "cufftSetStream", error)
+      || !check_cufft (fft->cufft->set_stream (fft->kernel_forward, stream),
           "cufftSetStream", error)
       || !ensure_kernel (fft, spec, dense, stream, error))
     return FALSE;
@@ -286,11 +297,11 @@ cf_fft_filter (CfFft * fft, const CfSpec * spec, const int *dense,
      * transforms read only initialised memory. */
     if (!cf_cuda_check (cf_fft_launch_pad (frame, kp, t, first, g->batch,
                 fft->tiles, stream), "cf_fft_launch_pad", error)
-        || !check_cufft (cufftExecD2Z (fft->forward, fft->tiles,
+        || !check_cufft (fft->cufft->exec_d2z (fft->forward, fft->tiles,
                 fft->spectra), "cufftExecD2Z", error)
         || !cf_cuda_check (cf_fft_launch_multiply (fft->spectra, fft->kernel,
                 n_spectrum, count, stream), "cf_fft_launch_multiply", error)
-        || !check_cufft (cufftExecZ2D (fft->inverse, fft->spectra,
+        || !check_cufft (fft->cufft->exec_z2d (fft->inverse, fft->spectra,
                 fft->tiles), "cufftExecZ2D", error)
         || !cf_cuda_check (cf_fft_launch_store (frame, kp, t, first, count,
                 fft->tiles, stream), "cf_fft_launch_store", error))

@@ -15,6 +15,8 @@ G_BEGIN_DECLS
 
 typedef struct _CfFft CfFft;
 
+/* NULL when no cuFFT library loads (cf_cufft_get ()): the caller then
+ * runs the direct kernel. */
 CfFft *cf_fft_new (void);
 /* Waits for nothing: the caller has synchronised the stream it used. */
 void cf_fft_free (CfFft * fft);

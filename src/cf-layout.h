@@ -26,12 +26,16 @@ typedef struct
  * `on_device` set (CUDA backend only) the planes are device pointers in the
  * context current on the calling thread, each pitched as `stride` says, and
  * the backend reads or writes them in place instead of copying through the
- * host; zero (host memory) keeps plain initialisers valid. */
+ * host; zero (host memory) keeps plain initialisers valid.  `wait_stream`,
+ * when set for a device frame, is a CUDA stream (cudaStream_t) of that
+ * context with work on the planes still queued: the backend's own stream
+ * waits for it on the GPU before touching them, and the host does not. */
 typedef struct
 {
   guint8 *data[CF_MAX_PLANES];
   int stride[CF_MAX_PLANES];
   int on_device;
+  void *wait_stream;
 } CfFrame;
 
 /* One plane of width x height pixels with `samples` interleaved samples of

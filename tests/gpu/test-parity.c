@@ -627,6 +627,23 @@ test_fft (gconstpointer data)
   g_assert_cmpint (failures, ==, 0);
 }
 
+/* With a device, the FFT cases must really run through cuFFT unless
+ * CUDAFILTER_CUFFT deliberately points elsewhere (then they check that the
+ * direct path stands in with the same bytes). */
+static void
+fft_check_loaded (void)
+{
+#ifdef HAVE_CUFFT
+  const char *why = cf_cuda_fft_unavailable ();
+
+  if (why == NULL)
+    return;
+  g_print ("# cuFFT not loaded, FFT cases run the direct path: %s\n", why);
+  if (g_getenv ("CUDAFILTER_CUFFT") == NULL)
+    g_error ("built with cuFFT, a device present, but %s", why);
+#endif
+}
+
 /* Full-HD frames: many tiles per channel, several batches. */
 static void
 test_fft_large (void)
@@ -1036,6 +1053,7 @@ main (int argc, char **argv)
     gpu_direct = cuda_backend_with ("direct");
     g_print ("# comparing %s with %s\n", cf_backend_describe (gpu),
         cf_backend_describe (cpu));
+    fft_check_loaded ();
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++) {
