@@ -46,8 +46,7 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
     }
   }
   allocator = gst_cuda_filter_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  params.align = 63;
+  gst_cuda_filter_host_params_init (&params);
   gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -103,8 +102,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
     GstAllocationParams params;
 
-    gst_allocation_params_init (&params);
-    params.align = 63;
+    gst_cuda_filter_host_params_init (&params);
     size = MAX (size, info.size);
     if (gst_query_get_n_allocation_pools (query) > 0)
       gst_query_set_nth_allocation_pool (query, 0, pinned, size, min, 0);

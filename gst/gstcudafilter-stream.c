@@ -62,6 +62,16 @@ upstream_is_live (GstCudaFilter * self)
   return live;
 }
 
+/* The depth for the frames-in-flight property (0 = auto): one frame in
+ * flight for live upstreams, which wait for each, AUTO_DEPTH otherwise. */
+static guint
+depth_for (guint frames_in_flight, gboolean live)
+{
+  if (frames_in_flight != 0)
+    return frames_in_flight;
+  return live ? 1 : AUTO_DEPTH;
+}
+
 /* Chosen at the first frame, when upstream can tell whether it is live.
  * QoS (dropping frames that would arrive late) is for live pipelines only:
  * elsewhere every frame that goes in comes out. */
@@ -75,8 +85,7 @@ choose_depth (GstCudaFilter * self)
   wanted = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
-  if (wanted == 0)
-    wanted = live ? 1 : AUTO_DEPTH;
+  wanted = depth_for (wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
@@ -452,8 +461,8 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
   GST_OBJECT_UNLOCK (self);
   if (self->depth)
     depth = self->depth;
-  else if (depth == 0)
-    depth = live ? 1 : AUTO_DEPTH;
+  else
+    depth = depth_for (depth, live);
   frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
       gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
       GST_VIDEO_INFO_FPS_N (info)) : 0;

@@ -86,7 +86,6 @@ enum
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
-#define MAX_FRAMES_IN_FLIGHT 16
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -139,6 +138,31 @@ static gboolean gst_cuda_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
 
+/* Texts made from the engine's filter table, interned: param specs keep
+ * their blurbs for good. */
+static const gchar *G_GNUC_PRINTF (1, 2)
+intern_printf (const gchar * format, ...)
+{
+  va_list args;
+  gchar *s;
+  const gchar *text;
+
+  va_start (args, format);
+  s = g_strdup_vprintf (format, args);
+  va_end (args);
+  text = g_intern_string (s);
+  g_free (s);
+  return text;
+}
+
+/* A property's blurb ending with the filters that read it. */
+static const gchar *
+used_by (const gchar * text, CfFilterReads reads)
+{
+  return intern_printf ("%s; used by %s", text,
+      gst_cuda_filter_list_filters (reads, FALSE, " and "));
+}
+
 static void
 gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 {
@@ -157,23 +181,22 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_FILTER,
       g_param_spec_enum ("filter", "Filter",
-          "Which filter runs: gaussian (blur), box (mean), sobel (gradient "
-          "magnitude), sobel-x, sobel-y, scharr, laplacian, sharpen (unsharp "
-          "mask) or custom (the kernel property)",
+          intern_printf ("Which filter runs: %s",
+              gst_cuda_filter_list_filters (0, TRUE, " or ")),
           GST_TYPE_CUDA_FILTER_MODE, defaults.filter, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
-          "Gaussian standard deviation in pixels (horizontal; also vertical "
-          "when sigma-y is 0), > 0; the derived kernel (about 6 sigma + 1 "
-          "taps) must stay within " G_STRINGIFY (CF_MAX_TAPS) " taps unless "
-          "kernel-size is set; used by gaussian and sharpen",
+          used_by ("Gaussian standard deviation in pixels (horizontal; also "
+              "vertical when sigma-y is 0), > 0; the derived kernel (about "
+              "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
+              " taps unless kernel-size is set", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
       g_param_spec_double ("sigma-y", "Sigma Y",
-          "Vertical Gaussian standard deviation in pixels, 0 = same as "
-          "sigma; used by gaussian and sharpen",
+          used_by ("Vertical Gaussian standard deviation in pixels, 0 = same "
+              "as sigma", CF_READS_SIGMA),
           0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
@@ -187,39 +210,39 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_string ("kernel", "Kernel",
-          "Matrix for filter=custom: rows separated by ';', values by spaces "
-          "or commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
-          G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
-          "flipped) anchored at the centre; used by custom only", NULL,
+          used_by ("Matrix for filter=custom: rows separated by ';', values "
+              "by spaces or commas, every row the same length, e.g. \"0 -1 "
+              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
+              "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
-          "Divides the kernel of filter=custom (any non-zero number); 0 = "
-          "the sum of the kernel, or 1 when that sum is 0; used by custom "
-          "only",
+          used_by ("Divides the kernel of filter=custom (any non-zero "
+              "number); 0 = the sum of the kernel, or 1 when that sum is 0",
+              CF_READS_KERNEL),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.divisor, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OFFSET,
       g_param_spec_double ("offset", "Offset",
-          "Added to the result, in the format's sample values (0..255 for "
-          "8-bit, 0..1023 for 10-bit, 0..65535 for 16-bit); used by sobel, sobel-x, sobel-y, scharr, "
-          "laplacian and custom",
+          used_by ("Added to the result, in the format's sample values "
+              "(0..255 for 8-bit, 0..1023 for 10-bit, 0..65535 for 16-bit)",
+              CF_READS_SCALE_OFFSET),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.offset, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_double ("scale", "Scale",
-          "Multiplies the result before offset is added (a factor, may be "
-          "negative); used by sobel, sobel-x, sobel-y, scharr, laplacian and "
-          "custom",
+          used_by ("Multiplies the result before offset is added (a factor, "
+              "may be negative)", CF_READS_SCALE_OFFSET),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.scale, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
       g_param_spec_double ("amount", "Amount",
-          "Sharpening strength: out = src + amount * (src - gaussian(src)); "
-          "0 leaves the picture unchanged; used by sharpen",
+          used_by ("Sharpening strength: out = src + amount * (src - "
+              "gaussian(src)); 0 leaves the picture unchanged",
+              CF_READS_AMOUNT),
           0.0, 100.0, defaults.amount, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
@@ -269,7 +292,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "before the next enters (lowest latency, for live sources); more "
           "adds (n - 1) frames of latency and throughput. 0 = auto: 1 when "
           "upstream is live, else 4. Changeable in READY and below",
-          0, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          0, CF_BACKEND_MAX_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -375,8 +398,8 @@ accepted_values (guint prop_id)
 {
   switch (prop_id) {
     case PROP_FILTER:
-      return "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
-          "sharpen or custom, with a kernel-size that filter supports";
+      return intern_printf ("%s, with a kernel-size that filter supports",
+          gst_cuda_filter_list_filters (0, FALSE, " or "));
     case PROP_SIGMA:
     case PROP_SIGMA_Y:
       return "a value > 0 (sigma-y also 0) whose derived kernel size stays "

@@ -32,7 +32,8 @@ struct _GstCudaFilter
                                  * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
-  /* Streaming state, touched only by the streaming thread (and start/stop). */
+  /* Streaming state: the streaming thread's (and start/stop's), except
+   * where a field says otherwise. */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
@@ -41,7 +42,9 @@ struct _GstCudaFilter
   gboolean have_applied;
   gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
-  guint depth;                  /* frames in flight in use; 0 = not chosen */
+  guint depth;                  /* frames in flight in use; 0 = not chosen;
+                                 * also read by latency queries, from any
+                                 * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
   GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
