@@ -83,7 +83,7 @@ held_cuda_caps (void)
 #endif
 
 GstCaps *
-gst_cuda_filter_cuda_memory_caps (const GValue * formats)
+cudafilter_cuda_memory_caps (const GValue * formats)
 {
 #ifdef HAVE_GST_CUDA
   GstCaps *held = held_cuda_caps (), *ret;
@@ -243,7 +243,7 @@ gst_cuda_filter_fixate_caps (GstBaseTransform * trans,
 }
 
 void
-gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+cudafilter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (trans_class);
 
@@ -255,7 +255,7 @@ gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
 }
 
 gboolean
-gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
 {
   if (!gst_cuda_load_library ()) {
     GST_INFO_OBJECT (self, "CUDA driver library not loadable: no shared "
@@ -275,13 +275,13 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
 }
 
 void
-gst_cuda_filter_cuda_close (GstCudaFilter * self)
+cudafilter_cuda_close (GstCudaFilter * self)
 {
-  gst_cuda_filter_cuda_set_context_object (self, NULL);
+  cudafilter_cuda_set_context_object (self, NULL);
 }
 
 gboolean
-gst_cuda_filter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstObject * context)
 {
   if (context == NULL)
     return FALSE;
@@ -293,13 +293,13 @@ gst_cuda_filter_cuda_push_context (GstObject * context)
 }
 
 gboolean
-gst_cuda_filter_cuda_push (GstCudaFilter * self)
+cudafilter_cuda_push (GstCudaFilter * self)
 {
-  return gst_cuda_filter_cuda_push_context (self->cuda_context);
+  return cudafilter_cuda_push_context (self->cuda_context);
 }
 
 void
-gst_cuda_filter_cuda_pop (gboolean pushed)
+cudafilter_cuda_pop (gboolean pushed)
 {
   if (pushed)
     gst_cuda_context_pop (NULL);
@@ -308,7 +308,7 @@ gst_cuda_filter_cuda_pop (gboolean pushed)
 /* Neighbours ask from their own threads, while the streaming thread may
  * replace the context: answer with a reference of our own. */
 gboolean
-gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+cudafilter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
 {
   GstCudaContext *ctx;
   gboolean ret;
@@ -333,7 +333,7 @@ first_cuda_memory (GstBuffer * buf)
 }
 
 GstObject *
-gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
   GstCudaMemory *cmem = first_cuda_memory (buf);
@@ -352,7 +352,7 @@ gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
 }
 
 void
-gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
+cudafilter_cuda_set_context_object (GstCudaFilter * self,
     GstObject * context)
 {
   GstObject *old;
@@ -387,7 +387,7 @@ is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
 }
 
 gboolean
-gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
     gboolean device_ok, gboolean * on_device)
 {
@@ -432,7 +432,7 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 }
 
 gboolean
-gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   GstBufferPool *pool;
@@ -467,7 +467,7 @@ gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
 }
 
 gboolean
-gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+cudafilter_cuda_decide_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   GstBufferPool *pool = NULL;
@@ -518,54 +518,54 @@ gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
 #else /* !HAVE_GST_CUDA */
 
 void
-gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+cudafilter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
 }
 
 gboolean
-gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
 {
   return FALSE;
 }
 
 void
-gst_cuda_filter_cuda_close (GstCudaFilter * self)
+cudafilter_cuda_close (GstCudaFilter * self)
 {
-  gst_cuda_filter_cuda_set_context_object (self, NULL);
+  cudafilter_cuda_set_context_object (self, NULL);
 }
 
 gboolean
-gst_cuda_filter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstObject * context)
 {
   return FALSE;
 }
 
 gboolean
-gst_cuda_filter_cuda_push (GstCudaFilter * self)
+cudafilter_cuda_push (GstCudaFilter * self)
 {
   return FALSE;
 }
 
 void
-gst_cuda_filter_cuda_pop (gboolean pushed)
+cudafilter_cuda_pop (gboolean pushed)
 {
 }
 
 gboolean
-gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+cudafilter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
 {
   return FALSE;
 }
 
 GstObject *
-gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
   return NULL;
 }
 
 void
-gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
+cudafilter_cuda_set_context_object (GstCudaFilter * self,
     GstObject * context)
 {
   GstObject *old;
@@ -578,7 +578,7 @@ gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
 }
 
 gboolean
-gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
     gboolean device_ok, gboolean * on_device)
 {
@@ -587,14 +587,14 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 }
 
 gboolean
-gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   return FALSE;
 }
 
 gboolean
-gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+cudafilter_cuda_decide_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   return FALSE;

@@ -31,7 +31,7 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
 
   if (gst_cuda_filter_caps_are_cuda (caps)) {
     /* A host pool is of no use to a CUDA neighbour. */
-    if (!gst_cuda_filter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
+    if (!cudafilter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
             query, caps, &info))
       gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     return TRUE;
@@ -88,7 +88,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
   if (gst_cuda_filter_caps_are_cuda (caps)) {
-    if (!gst_cuda_filter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
+    if (!cudafilter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
             query, caps, &info))
       GST_WARNING_OBJECT (trans, "CUDA memory caps without a CUDA context: "
           "outputs will be system memory");

@@ -113,7 +113,7 @@ gst_cuda_filter_template_caps (void)
   }
   sys = gst_caps_from_string (GST_VIDEO_CAPS_MAKE ("GRAY8"));
   gst_caps_set_value (sys, "format", &list);
-  cuda = gst_cuda_filter_cuda_memory_caps (&list);
+  cuda = cudafilter_cuda_memory_caps (&list);
   g_value_unset (&list);
   return gst_caps_merge (cuda, sys);
 }
@@ -341,7 +341,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   /* set_context, transform_caps and fixate_caps for memory:CUDAMemory,
    * when built with it: cudafilter-cuda-memory.c. */
-  gst_cuda_filter_cuda_init_class (trans_class);
+  cudafilter_cuda_init_class (trans_class);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER, 0);
@@ -737,9 +737,9 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     g_free (text);
   }
   gst_cuda_filter_stats_reset (self);
-  pushed = gst_cuda_filter_cuda_push (self);
+  pushed = cudafilter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   if (self->backend == NULL)
     return FALSE;
   self->backend_in_context = pushed;
@@ -753,18 +753,18 @@ static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed = gst_cuda_filter_cuda_push (self);
+  gboolean pushed = cudafilter_cuda_push (self);
 
   gst_cuda_filter_stream_discard (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   clear_applied (self);
   self->depth = 0;
   self->prerolled = FALSE;
   self->backend_in_context = FALSE;
   self->memory_path = 0;
-  gst_cuda_filter_cuda_close (self);
+  cudafilter_cuda_close (self);
   return TRUE;
 }
 
