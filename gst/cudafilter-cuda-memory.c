@@ -130,19 +130,17 @@ cudafilter_cuda_memory_caps (const GValue * formats)
 
 #ifdef HAVE_GST_CUDA
 
-#define CTX(self) ((GstCudaContext **) &(self)->cuda_context)
-
 /* The element's context, with a reference, for threads other than the
  * streaming thread (which alone replaces it, under the object lock). */
 static GstCudaContext *
 ref_context (GstCudaFilter * self)
 {
-  GstObject *ctx;
+  GstCudaContext *ctx;
 
   GST_OBJECT_LOCK (self);
   ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
   GST_OBJECT_UNLOCK (self);
-  return (GstCudaContext *) ctx;
+  return ctx;
 }
 
 /* A context given by the application or a neighbour is taken only while
@@ -159,7 +157,7 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
   if (!had && ctx != NULL) {
     GST_OBJECT_LOCK (self);
     if (self->cuda_context == NULL)
-      self->cuda_context = GST_OBJECT (g_steal_pointer (&ctx));
+      self->cuda_context = g_steal_pointer (&ctx);
     GST_OBJECT_UNLOCK (self);
   }
   gst_clear_object (&ctx);
@@ -266,7 +264,7 @@ cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
    * arrive through set_context, which does the same under the lock);
    * nothing is freed meanwhile, so a reader under the lock sees either. */
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-          CTX (self))) {
+          &self->cuda_context)) {
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
     return FALSE;
   }
@@ -281,11 +279,11 @@ cudafilter_cuda_close (GstCudaFilter * self)
 }
 
 gboolean
-cudafilter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstCudaContext * context)
 {
   if (context == NULL)
     return FALSE;
-  if (!gst_cuda_context_push (GST_CUDA_CONTEXT (context))) {
+  if (!gst_cuda_context_push (context)) {
     GST_WARNING_OBJECT (context, "could not make the CUDA context current");
     return FALSE;
   }
@@ -332,14 +330,14 @@ first_cuda_memory (GstBuffer * buf)
   return gst_is_cuda_memory (mem) ? GST_CUDA_MEMORY_CAST (mem) : NULL;
 }
 
-GstObject *
+GstCudaContext *
 cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
   GstCudaMemory *cmem = first_cuda_memory (buf);
   guint mem_device = 0;
 
-  if (cmem == NULL || GST_OBJECT (cmem->context) == self->cuda_context)
+  if (cmem == NULL || cmem->context == self->cuda_context)
     return NULL;
   g_object_get (cmem->context, "cuda-device-id", &mem_device, NULL);
   if (device_id >= 0 && mem_device != (guint) device_id) {
@@ -348,14 +346,14 @@ cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
         device_id);
     return NULL;
   }
-  return gst_object_ref (GST_OBJECT (cmem->context));
+  return gst_object_ref (cmem->context);
 }
 
 void
 cudafilter_cuda_set_context_object (GstCudaFilter * self,
-    GstObject * context)
+    GstCudaContext * context)
 {
-  GstObject *old;
+  GstCudaContext *old;
 
   GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " -> %"
       GST_PTR_FORMAT, self->cuda_context, context);
@@ -379,8 +377,7 @@ is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
     GstMemory *mem = gst_buffer_peek_memory (buf, i);
 
     if (!gst_is_cuda_memory (mem)
-        || GST_OBJECT (GST_CUDA_MEMORY_CAST (mem)->context) !=
-        self->cuda_context)
+        || GST_CUDA_MEMORY_CAST (mem)->context != self->cuda_context)
       return FALSE;
   }
   return TRUE;
@@ -445,7 +442,7 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
 
   gst_query_parse_allocation (query, NULL, &need_pool);
   if (need_pool) {
-    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+    pool = gst_cuda_buffer_pool_new (self->cuda_context);
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -484,11 +481,10 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
   /* Only a CUDA pool of our own context gives memory the kernels can
    * write in place. */
   if (pool && (!GST_IS_CUDA_BUFFER_POOL (pool)
-          || GST_OBJECT (GST_CUDA_BUFFER_POOL (pool)->context) !=
-          self->cuda_context))
+          || GST_CUDA_BUFFER_POOL (pool)->context != self->cuda_context))
     gst_clear_object (&pool);
   if (pool == NULL)
-    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+    pool = gst_cuda_buffer_pool_new (self->cuda_context);
 
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -535,7 +531,7 @@ cudafilter_cuda_close (GstCudaFilter * self)
 }
 
 gboolean
-cudafilter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstCudaContext * context)
 {
   return FALSE;
 }
@@ -557,7 +553,7 @@ cudafilter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
   return FALSE;
 }
 
-GstObject *
+GstCudaContext *
 cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
@@ -566,9 +562,9 @@ cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
 
 void
 cudafilter_cuda_set_context_object (GstCudaFilter * self,
-    GstObject * context)
+    GstCudaContext * context)
 {
-  GstObject *old;
+  GstCudaContext *old;
 
   GST_OBJECT_LOCK (self);
   old = self->cuda_context;

@@ -38,7 +38,7 @@ void cudafilter_cuda_close (GstCudaFilter * self);
  * returns whether something was pushed, to give to _pop. */
 gboolean cudafilter_cuda_push (GstCudaFilter * self);
 /* The same for a given context (NULL: nothing is pushed). */
-gboolean cudafilter_cuda_push_context (GstObject * context);
+gboolean cudafilter_cuda_push_context (GstCudaContext * context);
 void cudafilter_cuda_pop (gboolean pushed);
 
 /* Answers a context query with the element's context. */
@@ -48,12 +48,12 @@ gboolean cudafilter_cuda_handle_query (GstCudaFilter * self,
 /* The context of `buf`'s CUDA memory when the element should move to it
  * (another context, on a device cuda-device-id allows), with a reference;
  * else NULL. */
-GstObject *cudafilter_cuda_context_to_adopt (GstCudaFilter * self,
+GstCudaContext *cudafilter_cuda_context_to_adopt (GstCudaFilter * self,
     GstBuffer * buf, gint device_id);
 /* Replaces the element's context (reference taken; NULL: none), under
  * the object lock: only the streaming thread (and start/stop) calls it. */
 void cudafilter_cuda_set_context_object (GstCudaFilter * self,
-    GstObject * context);
+    GstCudaContext * context);
 
 /* Maps `buf` as a video frame: its device planes when it is CUDA memory of
  * the element's context and `device_ok` (the backend runs on CUDA), else

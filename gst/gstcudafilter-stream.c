@@ -272,7 +272,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
  * one exists; when making it fails the element keeps its old context and
  * backend and posts an error, so no call ever finds the backend gone. */
 static gboolean
-move_backend (GstCudaFilter * self, GstObject * old_ctx, gint device_id)
+move_backend (GstCudaFilter * self, GstCudaContext * old_ctx, gint device_id)
 {
   CfBackend *backend = NULL;
   GError *err = NULL;
@@ -321,7 +321,7 @@ backend_is_cuda (GstCudaFilter * self)
 static GstFlowReturn
 adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
 {
-  GstObject *ctx, *old_ctx;
+  GstCudaContext *ctx, *old_ctx;
   GstFlowReturn ret;
   gboolean ok;
 

@@ -12,6 +12,11 @@
 
 G_BEGIN_DECLS
 
+/* libgstcuda's context (gst/cuda/gstcudacontext.h); only
+ * cudafilter-cuda-memory.c, which builds without libgstcuda too, looks
+ * inside. */
+typedef struct _GstCudaContext GstCudaContext;
+
 #define GST_TYPE_CUDA_FILTER (gst_cuda_filter_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
     GstVideoFilter);
@@ -47,7 +52,7 @@ struct _GstCudaFilter
                                  * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
-  GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
+  GstCudaContext *cuda_context; /* shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read
                                  * with a reference off this thread */
