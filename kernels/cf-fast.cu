@@ -872,7 +872,7 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   }
 
   a.gain = 1;
-  const bool bytes = kp->dense_bytes;
+  const bool bytes = kp->dense_taps_s8;
   if (CH == 1)
     return dense_dispatch < 1, 1 > (K, bytes, a, n_jobs, max_w, max_h,
         p->fast);

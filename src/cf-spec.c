@@ -609,7 +609,7 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   kp->ax = kp->kw / 2;
   kp->ay = kp->kh / 2;
   kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
-  kp->dense_bytes = dense_weights_are_bytes (spec);
+  kp->dense_taps_s8 = dense_weights_are_bytes (spec);
   spec->serial = atomic_fetch_add (&spec_serial, 1) + 1;
   return spec;
 }

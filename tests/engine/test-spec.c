@@ -53,13 +53,13 @@ test_spec_validation (void)
 
 /* Whether the 8-bit spec of `p` has dense taps that all fit a byte. */
 static gboolean
-dense_bytes_of (const CfParams * p)
+dense_taps_s8_of (const CfParams * p)
 {
   CfSpec *s = cf_spec_new (p, 1, NULL);
   gboolean bytes;
 
   g_assert_nonnull (s);
-  bytes = s->kp.dense_bytes;
+  bytes = s->kp.dense_taps_s8;
   cf_spec_free (s);
   return bytes;
 }
@@ -104,21 +104,21 @@ test_spec_shapes (void)
   g_assert_nonnull (s->dense);
   /* integer taps stay integers: bytes */
   g_assert_cmpint (s->dense[4], ==, 5);
-  g_assert_true (s->kp.dense_bytes);
+  g_assert_true (s->kp.dense_taps_s8);
   cf_spec_free (s);
   /* a divisor of 41 quantises the taps with many fractional bits */
   p.kernel = "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1";
-  g_assert_false (dense_bytes_of (&p));
+  g_assert_false (dense_taps_s8_of (&p));
   p.kernel = "0 1 0; 1 128 1; 0 1 0";
   p.divisor = 1.0;
-  g_assert_false (dense_bytes_of (&p));
+  g_assert_false (dense_taps_s8_of (&p));
   /* separable specs never set it */
   p.kernel = "1 2 1; 2 4 2; 1 2 1";
-  g_assert_false (dense_bytes_of (&p));
+  g_assert_false (dense_taps_s8_of (&p));
 
   cf_params_init (&p);
   p.filter = CF_FILTER_LAPLACIAN;
-  g_assert_true (dense_bytes_of (&p));
+  g_assert_true (dense_taps_s8_of (&p));
 }
 
 static void
