@@ -24,9 +24,9 @@
  * product and partial sum is an integer below 2^24, where fp32 is exact and
  * the order of additions cannot matter; otherwise in int32, which the spec's
  * !wide_acc bounds.  Dense matrices whose taps are all signed bytes sum four
- * taps an instruction (dp4a, integer and exact; 4K RGBA Laplacian 52.6 ->
- * 45.7 us, custom 3x3 47.3 -> 40.8, a 5x5 79.3 -> 60.0).  Either way the
- * output is the CPU backend's. */
+ * taps an instruction (dp4a, integer and exact; faster for every such
+ * matrix measured: bench/README.md, "Gradient magnitudes, and what was
+ * measured and not kept").  Either way the output is the CPU backend's. */
 
 #include <stdint.h>
 #include <type_traits>
@@ -42,9 +42,9 @@ namespace
 
 constexpr int THREADS = 256;
 /* Tile rows: 32, or 16 for gradient pairs of 4-sample pixels, whose two
- * sets of horizontal sums otherwise limit the blocks an SM holds (4K RGBA
- * Sobel 65.4 -> 56.1 us; 16 or 64 rows measured slower for every other
- * kernel here). */
+ * sets of horizontal sums otherwise limit the blocks an SM holds; 16 or 64
+ * rows measured slower for every other kernel here (bench/README.md,
+ * "Gradient magnitudes, and what was measured and not kept"). */
 template < int CH, int NK > constexpr int tile_rows = CH == 4
     && NK == 2 ? 16 : 32;
 
