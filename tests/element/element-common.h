@@ -99,9 +99,22 @@ gboolean frames_equal (GstVideoFrame * a, GstVideoFrame * b, gchar ** where);
 guint constant_value (int comp, int x, int y, gpointer user_data);
 void check_constant_output (GstVideoFrame * f, const gchar * format,
     const gchar * filter, gboolean derivative);
+/* Adds test t to tc for one backend (a loop test of one iteration). */
+#define ADD_BACKEND_TEST(tc, t, backend) \
+  tcase_add_loop_test (tc, t, backend, backend + 1)
+
 /* A suite with the "cpu" and "cuda" test cases, each filled by
  * add_backend_tests (tc, backend). */
 Suite *element_suite_new (const gchar * name,
     void (*add_backend_tests) (TCase * tc, int backend));
+
+/* The main of a test-element-NAME.c whose suite is its backend tests. */
+#define ELEMENT_TEST_MAIN(NAME)                                         \
+static Suite *                                                          \
+element_##NAME##_suite (void)                                           \
+{                                                                       \
+  return element_suite_new ("cudafilter-" #NAME, add_backend_tests);    \
+}                                                                       \
+GST_CHECK_MAIN (element_##NAME)
 
 #endif /* ELEMENT_COMMON_H */

@@ -91,14 +91,8 @@ GST_END_TEST;
 static void
 add_backend_tests (TCase * tc, int backend)
 {
-  tcase_add_loop_test (tc, test_caps_every_format, backend, backend + 1);
-  tcase_add_loop_test (tc, test_formats_sizes_filters, backend, backend + 1);
+  ADD_BACKEND_TEST (tc, test_caps_every_format, backend);
+  ADD_BACKEND_TEST (tc, test_formats_sizes_filters, backend);
 }
 
-static Suite *
-element_formats_suite (void)
-{
-  return element_suite_new ("cudafilter-formats", add_backend_tests);
-}
-
-GST_CHECK_MAIN (element_formats);
+ELEMENT_TEST_MAIN (formats);

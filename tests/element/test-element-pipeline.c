@@ -303,20 +303,13 @@ GST_END_TEST;
 static void
 add_backend_tests (TCase * tc, int backend)
 {
-  tcase_add_loop_test (tc, test_renegotiation, backend, backend + 1);
-  tcase_add_loop_test (tc, test_change_while_playing, backend, backend + 1);
-  tcase_add_loop_test (tc, test_controlled_property, backend, backend + 1);
-  tcase_add_loop_test (tc, test_eos_and_timestamps, backend, backend + 1);
-  tcase_add_loop_test (tc, test_flush, backend, backend + 1);
-  tcase_add_loop_test (tc, test_allocation_offers_video_meta, backend,
-      backend + 1);
-  tcase_add_loop_test (tc, test_parse_launch, backend, backend + 1);
+  ADD_BACKEND_TEST (tc, test_renegotiation, backend);
+  ADD_BACKEND_TEST (tc, test_change_while_playing, backend);
+  ADD_BACKEND_TEST (tc, test_controlled_property, backend);
+  ADD_BACKEND_TEST (tc, test_eos_and_timestamps, backend);
+  ADD_BACKEND_TEST (tc, test_flush, backend);
+  ADD_BACKEND_TEST (tc, test_allocation_offers_video_meta, backend);
+  ADD_BACKEND_TEST (tc, test_parse_launch, backend);
 }
 
-static Suite *
-element_pipeline_suite (void)
-{
-  return element_suite_new ("cudafilter-pipeline", add_backend_tests);
-}
-
-GST_CHECK_MAIN (element_pipeline);
+ELEMENT_TEST_MAIN (pipeline);

@@ -341,19 +341,11 @@ GST_END_TEST;
 static void
 add_backend_tests (TCase * tc, int backend)
 {
-  tcase_add_loop_test (tc, test_same_samples_other_layout, backend,
-      backend + 1);
-  tcase_add_loop_test (tc, test_packed_422_odd_width, backend, backend + 1);
-  tcase_add_loop_test (tc, test_padded_strides_new_formats, backend,
-      backend + 1);
-  tcase_add_loop_test (tc, test_ten_bit_values, backend, backend + 1);
-  tcase_add_loop_test (tc, test_ten_bit_neutral_chroma, backend, backend + 1);
+  ADD_BACKEND_TEST (tc, test_same_samples_other_layout, backend);
+  ADD_BACKEND_TEST (tc, test_packed_422_odd_width, backend);
+  ADD_BACKEND_TEST (tc, test_padded_strides_new_formats, backend);
+  ADD_BACKEND_TEST (tc, test_ten_bit_values, backend);
+  ADD_BACKEND_TEST (tc, test_ten_bit_neutral_chroma, backend);
 }
 
-static Suite *
-element_samples_suite (void)
-{
-  return element_suite_new ("cudafilter-samples", add_backend_tests);
-}
-
-GST_CHECK_MAIN (element_samples);
+ELEMENT_TEST_MAIN (samples);

@@ -202,16 +202,9 @@ GST_END_TEST;
 static void
 add_backend_tests (TCase * tc, int backend)
 {
-  tcase_add_loop_test (tc, test_padded_strides, backend, backend + 1);
-  tcase_add_loop_test (tc, test_alpha_and_padding_untouched, backend,
-      backend + 1);
-  tcase_add_loop_test (tc, test_yuv_planes, backend, backend + 1);
+  ADD_BACKEND_TEST (tc, test_padded_strides, backend);
+  ADD_BACKEND_TEST (tc, test_alpha_and_padding_untouched, backend);
+  ADD_BACKEND_TEST (tc, test_yuv_planes, backend);
 }
 
-static Suite *
-element_strides_suite (void)
-{
-  return element_suite_new ("cudafilter-strides", add_backend_tests);
-}
-
-GST_CHECK_MAIN (element_strides);
+ELEMENT_TEST_MAIN (strides);

@@ -368,18 +368,12 @@ GST_END_TEST;
 static void
 add_backend_tests (TCase * tc, int backend)
 {
-  tcase_add_loop_test (tc, test_sobel_ramp, backend, backend + 1);
-  tcase_add_loop_test (tc, test_laplacian_quadratic, backend, backend + 1);
-  tcase_add_loop_test (tc, test_box_values, backend, backend + 1);
-  tcase_add_loop_test (tc, test_gaussian_values, backend, backend + 1);
-  tcase_add_loop_test (tc, test_gaussian_borders, backend, backend + 1);
-  tcase_add_loop_test (tc, test_custom_values, backend, backend + 1);
+  ADD_BACKEND_TEST (tc, test_sobel_ramp, backend);
+  ADD_BACKEND_TEST (tc, test_laplacian_quadratic, backend);
+  ADD_BACKEND_TEST (tc, test_box_values, backend);
+  ADD_BACKEND_TEST (tc, test_gaussian_values, backend);
+  ADD_BACKEND_TEST (tc, test_gaussian_borders, backend);
+  ADD_BACKEND_TEST (tc, test_custom_values, backend);
 }
 
-static Suite *
-element_values_suite (void)
-{
-  return element_suite_new ("cudafilter-values", add_backend_tests);
-}
-
-GST_CHECK_MAIN (element_values);
+ELEMENT_TEST_MAIN (values);
