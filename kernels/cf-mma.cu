@@ -4,8 +4,8 @@
  * take 16 + K - 1 inputs, so one m16n8k32 integer MMA (u8 samples, s8 or
  * u8 taps, s32 sums: exact) gives 16 outputs of 8 rows for up to 17 taps,
  * two give them for up to 49 and three for up to 63 (KS k-steps).  The
- * kernels were instruction-bound with one FMA a tap (cf-fast.cu); here the
- * taps cost next to nothing and what is left is moving bytes.
+ * kernels were instruction-bound with one FMA a tap (cf-fast-kernels.cuh);
+ * here the taps cost next to nothing and what is left is moving bytes.
  *
  * One block runs both passes of a TW x TH tile:
  *  - the tile and its apron go to shared memory as byte planes, one a
