@@ -83,7 +83,7 @@ held_cuda_caps (void)
 #endif
 
 GstCaps *
-gst_cuda_filter_cuda_memory_caps (const GValue * formats)
+cudafilter_cuda_memory_caps (const GValue * formats)
 {
 #ifdef HAVE_GST_CUDA
   GstCaps *held = held_cuda_caps (), *ret;
@@ -130,19 +130,17 @@ gst_cuda_filter_cuda_memory_caps (const GValue * formats)
 
 #ifdef HAVE_GST_CUDA
 
-#define CTX(self) ((GstCudaContext **) &(self)->cuda_context)
-
 /* The element's context, with a reference, for threads other than the
  * streaming thread (which alone replaces it, under the object lock). */
 static GstCudaContext *
 ref_context (GstCudaFilter * self)
 {
-  GstObject *ctx;
+  GstCudaContext *ctx;
 
   GST_OBJECT_LOCK (self);
   ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
   GST_OBJECT_UNLOCK (self);
-  return (GstCudaContext *) ctx;
+  return ctx;
 }
 
 /* A context given by the application or a neighbour is taken only while
@@ -159,7 +157,7 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
   if (!had && ctx != NULL) {
     GST_OBJECT_LOCK (self);
     if (self->cuda_context == NULL)
-      self->cuda_context = GST_OBJECT (g_steal_pointer (&ctx));
+      self->cuda_context = g_steal_pointer (&ctx);
     GST_OBJECT_UNLOCK (self);
   }
   gst_clear_object (&ctx);
@@ -243,7 +241,7 @@ gst_cuda_filter_fixate_caps (GstBaseTransform * trans,
 }
 
 void
-gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+cudafilter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (trans_class);
 
@@ -255,7 +253,7 @@ gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
 }
 
 gboolean
-gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
 {
   if (!gst_cuda_load_library ()) {
     GST_INFO_OBJECT (self, "CUDA driver library not loadable: no shared "
@@ -266,7 +264,7 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
    * arrive through set_context, which does the same under the lock);
    * nothing is freed meanwhile, so a reader under the lock sees either. */
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-          CTX (self))) {
+          &self->cuda_context)) {
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
     return FALSE;
   }
@@ -275,17 +273,17 @@ gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
 }
 
 void
-gst_cuda_filter_cuda_close (GstCudaFilter * self)
+cudafilter_cuda_close (GstCudaFilter * self)
 {
-  gst_cuda_filter_cuda_set_context_object (self, NULL);
+  cudafilter_cuda_set_context_object (self, NULL);
 }
 
 gboolean
-gst_cuda_filter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstCudaContext * context)
 {
   if (context == NULL)
     return FALSE;
-  if (!gst_cuda_context_push (GST_CUDA_CONTEXT (context))) {
+  if (!gst_cuda_context_push (context)) {
     GST_WARNING_OBJECT (context, "could not make the CUDA context current");
     return FALSE;
   }
@@ -293,13 +291,13 @@ gst_cuda_filter_cuda_push_context (GstObject * context)
 }
 
 gboolean
-gst_cuda_filter_cuda_push (GstCudaFilter * self)
+cudafilter_cuda_push (GstCudaFilter * self)
 {
-  return gst_cuda_filter_cuda_push_context (self->cuda_context);
+  return cudafilter_cuda_push_context (self->cuda_context);
 }
 
 void
-gst_cuda_filter_cuda_pop (gboolean pushed)
+cudafilter_cuda_pop (gboolean pushed)
 {
   if (pushed)
     gst_cuda_context_pop (NULL);
@@ -308,7 +306,7 @@ gst_cuda_filter_cuda_pop (gboolean pushed)
 /* Neighbours ask from their own threads, while the streaming thread may
  * replace the context: answer with a reference of our own. */
 gboolean
-gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+cudafilter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
 {
   GstCudaContext *ctx;
   gboolean ret;
@@ -332,14 +330,14 @@ first_cuda_memory (GstBuffer * buf)
   return gst_is_cuda_memory (mem) ? GST_CUDA_MEMORY_CAST (mem) : NULL;
 }
 
-GstObject *
-gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+GstCudaContext *
+cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
   GstCudaMemory *cmem = first_cuda_memory (buf);
   guint mem_device = 0;
 
-  if (cmem == NULL || GST_OBJECT (cmem->context) == self->cuda_context)
+  if (cmem == NULL || cmem->context == self->cuda_context)
     return NULL;
   g_object_get (cmem->context, "cuda-device-id", &mem_device, NULL);
   if (device_id >= 0 && mem_device != (guint) device_id) {
@@ -348,14 +346,14 @@ gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
         device_id);
     return NULL;
   }
-  return gst_object_ref (GST_OBJECT (cmem->context));
+  return gst_object_ref (cmem->context);
 }
 
 void
-gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
-    GstObject * context)
+cudafilter_cuda_set_context_object (GstCudaFilter * self,
+    GstCudaContext * context)
 {
-  GstObject *old;
+  GstCudaContext *old;
 
   GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " -> %"
       GST_PTR_FORMAT, self->cuda_context, context);
@@ -379,8 +377,7 @@ is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
     GstMemory *mem = gst_buffer_peek_memory (buf, i);
 
     if (!gst_is_cuda_memory (mem)
-        || GST_OBJECT (GST_CUDA_MEMORY_CAST (mem)->context) !=
-        self->cuda_context)
+        || GST_CUDA_MEMORY_CAST (mem)->context != self->cuda_context)
       return FALSE;
   }
   return TRUE;
@@ -412,7 +409,7 @@ buffer_stream (GstBuffer * buf)
 #endif
 
 gpointer
-gst_cuda_filter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
+cudafilter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
 {
 #if GST_CHECK_VERSION(1, 24, 0)
   return on_device ? (gpointer) buffer_stream (buf) : NULL;
@@ -423,7 +420,7 @@ gst_cuda_filter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
 }
 
 gboolean
-gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
     gboolean device_ok, gboolean * on_device)
 {
@@ -449,7 +446,7 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 
     /* Work queued on the memories' streams must be done first: the
      * engine's stream waits for one stream on the GPU
-     * (gst_cuda_filter_cuda_wait_stream), anything else waits here. */
+     * (cudafilter_cuda_wait_stream), anything else waits here. */
     if (buffer_stream (buf) == NULL)
       for (i = 0; i < gst_buffer_n_memory (buf); i++)
         gst_cuda_memory_sync (GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory
@@ -471,7 +468,7 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 }
 
 gboolean
-gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   GstBufferPool *pool;
@@ -484,7 +481,7 @@ gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
 
   gst_query_parse_allocation (query, NULL, &need_pool);
   if (need_pool) {
-    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+    pool = gst_cuda_buffer_pool_new (self->cuda_context);
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -506,7 +503,7 @@ gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
 }
 
 gboolean
-gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+cudafilter_cuda_decide_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   GstBufferPool *pool = NULL;
@@ -523,11 +520,10 @@ gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
   /* Only a CUDA pool of our own context gives memory the kernels can
    * write in place. */
   if (pool && (!GST_IS_CUDA_BUFFER_POOL (pool)
-          || GST_OBJECT (GST_CUDA_BUFFER_POOL (pool)->context) !=
-          self->cuda_context))
+          || GST_CUDA_BUFFER_POOL (pool)->context != self->cuda_context))
     gst_clear_object (&pool);
   if (pool == NULL)
-    pool = gst_cuda_buffer_pool_new (GST_CUDA_CONTEXT (self->cuda_context));
+    pool = gst_cuda_buffer_pool_new (self->cuda_context);
 
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -557,57 +553,57 @@ gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
 #else /* !HAVE_GST_CUDA */
 
 void
-gst_cuda_filter_cuda_init_class (GstBaseTransformClass * trans_class)
+cudafilter_cuda_init_class (GstBaseTransformClass * trans_class)
 {
 }
 
 gboolean
-gst_cuda_filter_cuda_open (GstCudaFilter * self, gint device_id)
+cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
 {
   return FALSE;
 }
 
 void
-gst_cuda_filter_cuda_close (GstCudaFilter * self)
+cudafilter_cuda_close (GstCudaFilter * self)
 {
-  gst_cuda_filter_cuda_set_context_object (self, NULL);
+  cudafilter_cuda_set_context_object (self, NULL);
 }
 
 gboolean
-gst_cuda_filter_cuda_push_context (GstObject * context)
+cudafilter_cuda_push_context (GstCudaContext * context)
 {
   return FALSE;
 }
 
 gboolean
-gst_cuda_filter_cuda_push (GstCudaFilter * self)
+cudafilter_cuda_push (GstCudaFilter * self)
 {
   return FALSE;
 }
 
 void
-gst_cuda_filter_cuda_pop (gboolean pushed)
+cudafilter_cuda_pop (gboolean pushed)
 {
 }
 
 gboolean
-gst_cuda_filter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
+cudafilter_cuda_handle_query (GstCudaFilter * self, GstQuery * query)
 {
   return FALSE;
 }
 
-GstObject *
-gst_cuda_filter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
+GstCudaContext *
+cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
     gint device_id)
 {
   return NULL;
 }
 
 void
-gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
-    GstObject * context)
+cudafilter_cuda_set_context_object (GstCudaFilter * self,
+    GstCudaContext * context)
 {
-  GstObject *old;
+  GstCudaContext *old;
 
   GST_OBJECT_LOCK (self);
   old = self->cuda_context;
@@ -617,13 +613,13 @@ gst_cuda_filter_cuda_set_context_object (GstCudaFilter * self,
 }
 
 gpointer
-gst_cuda_filter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
+cudafilter_cuda_wait_stream (GstBuffer * buf, gboolean on_device)
 {
   return NULL;
 }
 
 gboolean
-gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
+cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
     const GstVideoInfo * info, GstBuffer * buf, GstMapFlags flags,
     gboolean device_ok, gboolean * on_device)
 {
@@ -632,14 +628,14 @@ gst_cuda_filter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 }
 
 gboolean
-gst_cuda_filter_cuda_propose_allocation (GstCudaFilter * self,
+cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   return FALSE;
 }
 
 gboolean
-gst_cuda_filter_cuda_decide_allocation (GstCudaFilter * self,
+cudafilter_cuda_decide_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
 {
   return FALSE;

@@ -7,54 +7,108 @@
 #include "cudafilter-enums.h"
 #include "cf-spec.h"
 
-G_STATIC_ASSERT ((int) GST_CUDA_FILTER_MODE_CUSTOM == (int) CF_FILTER_CUSTOM);
-G_STATIC_ASSERT ((int) GST_CUDA_FILTER_MODE_SHARPEN == (int) CF_FILTER_SHARPEN);
-G_STATIC_ASSERT ((int) GST_CUDA_FILTER_BORDER_CONSTANT ==
-    (int) CF_BORDER_CONSTANT);
-G_STATIC_ASSERT ((int) GST_CUDA_FILTER_BORDER_WRAP == (int) CF_BORDER_WRAP);
+/* The element's enums are the engine's: the values, and the nicks and
+ * descriptions from the engine's tables (cf-spec.c). */
+#define SAME_FILTER(x) \
+  G_STATIC_ASSERT ((int) GST_CUDA_FILTER_MODE_##x == (int) CF_FILTER_##x)
+SAME_FILTER (GAUSSIAN);
+SAME_FILTER (BOX);
+SAME_FILTER (SOBEL);
+SAME_FILTER (SOBEL_X);
+SAME_FILTER (SOBEL_Y);
+SAME_FILTER (SCHARR);
+SAME_FILTER (LAPLACIAN);
+SAME_FILTER (SHARPEN);
+SAME_FILTER (CUSTOM);
+G_STATIC_ASSERT (GST_CUDA_FILTER_MODE_CUSTOM + 1 == CF_N_FILTERS);
 
-#define DEFINE_ENUM_TYPE(func, TypeName, values)                     \
+#define SAME_BORDER(x) \
+  G_STATIC_ASSERT ((int) GST_CUDA_FILTER_BORDER_##x == (int) CF_BORDER_##x)
+SAME_BORDER (REFLECT101);
+SAME_BORDER (REPLICATE);
+SAME_BORDER (REFLECT);
+SAME_BORDER (WRAP);
+SAME_BORDER (CONSTANT);
+G_STATIC_ASSERT (GST_CUDA_FILTER_BORDER_CONSTANT + 1 == CF_N_BORDERS);
+
+#define DEFINE_ENUM_TYPE(func, TypeName, values, fill)               \
 GType                                                                \
 func (void)                                                          \
 {                                                                    \
   static gsize type_id = 0;                                          \
                                                                      \
   if (g_once_init_enter (&type_id)) {                                \
-    GType t = g_enum_register_static (TypeName, values);             \
+    GType t;                                                         \
+                                                                     \
+    fill;                                                            \
+    t = g_enum_register_static (TypeName, values);                   \
     g_once_init_leave (&type_id, t);                                 \
   }                                                                  \
   return (GType) type_id;                                            \
 }
 
-static const GEnumValue filter_modes[] = {
-  {GST_CUDA_FILTER_MODE_GAUSSIAN, "Gaussian blur (sigma, sigma-y, kernel-size)",
-      "gaussian"},
-  {GST_CUDA_FILTER_MODE_BOX, "Box blur: mean of kernel-size x kernel-size",
-      "box"},
-  {GST_CUDA_FILTER_MODE_SOBEL, "Sobel gradient magnitude", "sobel"},
-  {GST_CUDA_FILTER_MODE_SOBEL_X, "Absolute Sobel derivative in x", "sobel-x"},
-  {GST_CUDA_FILTER_MODE_SOBEL_Y, "Absolute Sobel derivative in y", "sobel-y"},
-  {GST_CUDA_FILTER_MODE_SCHARR, "Scharr 3x3 gradient magnitude", "scharr"},
-  {GST_CUDA_FILTER_MODE_LAPLACIAN, "Absolute Laplacian", "laplacian"},
-  {GST_CUDA_FILTER_MODE_SHARPEN, "Unsharp mask (sigma, kernel-size, amount)",
-      "sharpen"},
-  {GST_CUDA_FILTER_MODE_CUSTOM, "User kernel from the kernel property",
-      "custom"},
-  {0, NULL, NULL}
-};
+/* Filled once, before their types register; the last entries stay zero. */
+static GEnumValue filter_modes[CF_N_FILTERS + 1];
+static GEnumValue border_modes[CF_N_BORDERS + 1];
 
-static const GEnumValue border_modes[] = {
-  {GST_CUDA_FILTER_BORDER_REFLECT101,
-      "Reflect without repeating the edge: gfedcb|abcdefg", "reflect101"},
-  {GST_CUDA_FILTER_BORDER_REPLICATE, "Repeat the edge: aaaaaa|abcdefg",
-      "replicate"},
-  {GST_CUDA_FILTER_BORDER_REFLECT, "Reflect with the edge: fedcba|abcdef",
-      "reflect"},
-  {GST_CUDA_FILTER_BORDER_WRAP, "Wrap around: cdefgh|abcdefgh", "wrap"},
-  {GST_CUDA_FILTER_BORDER_CONSTANT, "Constant border-value outside the frame",
-      "constant"},
-  {0, NULL, NULL}
-};
+static void
+fill_filter_modes (void)
+{
+  int i;
+
+  for (i = 0; i < CF_N_FILTERS; i++) {
+    filter_modes[i].value = cf_filters[i].filter;
+    filter_modes[i].value_name = cf_filters[i].blurb;
+    filter_modes[i].value_nick = cf_filters[i].nick;
+  }
+}
+
+static void
+fill_border_modes (void)
+{
+  int i;
+
+  for (i = 0; i < CF_N_BORDERS; i++) {
+    border_modes[i].value = cf_borders[i].border;
+    border_modes[i].value_name = cf_borders[i].blurb;
+    border_modes[i].value_nick = cf_borders[i].nick;
+  }
+}
+
+/* "a, b or c" of the filters that read any of `reads` (every filter for
+ * 0), each with its gloss if `glosses`; "a only" for a single one.
+ * Interned: for param spec blurbs, which must outlive the class. */
+const gchar *
+gst_cuda_filter_list_filters (CfFilterReads reads, gboolean glosses,
+    const gchar * last_separator)
+{
+  GString *s = g_string_new (NULL);
+  const CfFilterInfo *only = NULL;
+  const gchar *text;
+  int i, n = 0, count = 0;
+
+  for (i = 0; i < CF_N_FILTERS; i++)
+    if (reads == 0 || (cf_filters[i].reads & reads))
+      count++;
+  for (i = 0; i < CF_N_FILTERS; i++) {
+    const CfFilterInfo *f = &cf_filters[i];
+
+    if (reads != 0 && !(f->reads & reads))
+      continue;
+    if (n > 0)
+      g_string_append (s, n + 1 == count ? last_separator : ", ");
+    g_string_append (s, f->nick);
+    if (glosses && f->gloss != NULL)
+      g_string_append_printf (s, " (%s)", f->gloss);
+    only = f;
+    n++;
+  }
+  if (n == 1)
+    g_string_printf (s, "%s only", only->nick);
+  text = g_intern_string (s->str);
+  g_string_free (s, TRUE);
+  return text;
+}
 
 static const GEnumValue backends[] = {
   {GST_CUDA_FILTER_BACKEND_AUTO,
@@ -72,10 +126,10 @@ static const GEnumValue planes[] = {
 };
 
 DEFINE_ENUM_TYPE (gst_cuda_filter_mode_get_type, "GstCudaFilterMode",
-    filter_modes);
+    filter_modes, fill_filter_modes ());
 DEFINE_ENUM_TYPE (gst_cuda_filter_border_get_type, "GstCudaFilterBorder",
-    border_modes);
+    border_modes, fill_border_modes ());
 DEFINE_ENUM_TYPE (gst_cuda_filter_backend_get_type, "GstCudaFilterBackend",
-    backends);
+    backends, (void) 0);
 DEFINE_ENUM_TYPE (gst_cuda_filter_planes_get_type, "GstCudaFilterPlanes",
-    planes);
+    planes, (void) 0);

@@ -3,6 +3,7 @@
 #define __CUDAFILTER_ENUMS_H__
 
 #include <gst/gst.h>
+#include "cf-spec.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,9 @@ GType gst_cuda_filter_backend_get_type (void);
 
 #define GST_TYPE_CUDA_FILTER_PLANES (gst_cuda_filter_planes_get_type ())
 GType gst_cuda_filter_planes_get_type (void);
+
+const gchar *gst_cuda_filter_list_filters (CfFilterReads reads,
+    gboolean glosses, const gchar * last_separator);
 
 G_END_DECLS
 

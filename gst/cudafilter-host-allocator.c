@@ -128,6 +128,13 @@ gst_cuda_filter_is_pinned_memory (GstMemory * mem)
       && ((HostMemory *) mem)->pinned;
 }
 
+void
+gst_cuda_filter_host_params_init (GstAllocationParams * params)
+{
+  gst_allocation_params_init (params);
+  params->align = 63;
+}
+
 GstBufferPool *
 gst_cuda_filter_host_pool_new (GstCaps * caps, guint min, guint max)
 {
@@ -144,8 +151,7 @@ gst_cuda_filter_host_pool_new (GstCaps * caps, guint min, guint max)
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
   allocator = gst_cuda_filter_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  params.align = 63;
+  gst_cuda_filter_host_params_init (&params);
   gst_buffer_pool_config_set_allocator (config, allocator, &params);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);

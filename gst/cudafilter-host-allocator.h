@@ -20,6 +20,10 @@ G_DECLARE_FINAL_TYPE (GstCudaFilterHostAllocator,
 /* The process-wide instance, with a new reference. */
 GstAllocator *gst_cuda_filter_host_allocator_get (void);
 
+/* The allocation params offered and used with this allocator: rows start
+ * on 64-byte boundaries (a cache line, and the widest vector loads). */
+void gst_cuda_filter_host_params_init (GstAllocationParams * params);
+
 /* Whether mem came from this allocator and is page-locked. */
 gboolean gst_cuda_filter_is_pinned_memory (GstMemory * mem);
 

@@ -31,7 +31,7 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
 
   if (gst_cuda_filter_caps_are_cuda (caps)) {
     /* A host pool is of no use to a CUDA neighbour. */
-    if (!gst_cuda_filter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
+    if (!cudafilter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
             query, caps, &info))
       gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     return TRUE;
@@ -46,8 +46,7 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
     }
   }
   allocator = gst_cuda_filter_host_allocator_get ();
-  gst_allocation_params_init (&params);
-  params.align = 63;
+  gst_cuda_filter_host_params_init (&params);
   gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -89,7 +88,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
   if (gst_cuda_filter_caps_are_cuda (caps)) {
-    if (!gst_cuda_filter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
+    if (!cudafilter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
             query, caps, &info))
       GST_WARNING_OBJECT (trans, "CUDA memory caps without a CUDA context: "
           "outputs will be system memory");
@@ -103,8 +102,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
     GstAllocationParams params;
 
-    gst_allocation_params_init (&params);
-    params.align = 63;
+    gst_cuda_filter_host_params_init (&params);
     size = MAX (size, info.size);
     if (gst_query_get_n_allocation_pools (query) > 0)
       gst_query_set_nth_allocation_pool (query, 0, pinned, size, min, 0);

@@ -62,6 +62,16 @@ upstream_is_live (GstCudaFilter * self)
   return live;
 }
 
+/* The depth for the frames-in-flight property (0 = auto): one frame in
+ * flight for live upstreams, which wait for each, AUTO_DEPTH otherwise. */
+static guint
+depth_for (guint frames_in_flight, gboolean live)
+{
+  if (frames_in_flight != 0)
+    return frames_in_flight;
+  return live ? 1 : AUTO_DEPTH;
+}
+
 /* Chosen at the first frame, when upstream can tell whether it is live.
  * QoS (dropping frames that would arrive late) is for live pipelines only:
  * elsewhere every frame that goes in comes out. */
@@ -75,8 +85,7 @@ choose_depth (GstCudaFilter * self)
   wanted = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
-  if (wanted == 0)
-    wanted = live ? 1 : AUTO_DEPTH;
+  wanted = depth_for (wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
@@ -119,10 +128,10 @@ finish_oldest (GstCudaFilter * self, GstBuffer ** outbuf)
 {
   CfPendingFrame *pf = NULL;
   GError *err = NULL;
-  gboolean pushed = gst_cuda_filter_cuda_push (self);
+  gboolean pushed = cudafilter_cuda_push (self);
   gboolean ok = cf_backend_wait (self->backend, (gpointer *) & pf, &err);
 
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   if (!ok)
     return frame_failed (self, pf, err);
   *outbuf = pf->outbuf;
@@ -139,9 +148,9 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
 
   if (cf_backend_in_flight (self->backend) == 0)
     return;
-  pushed = gst_cuda_filter_cuda_push (self);
+  pushed = cudafilter_cuda_push (self);
   cf_backend_discard (self->backend, (GDestroyNotify) pending_free);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
 }
 
 /* Pushes every pending frame downstream, oldest first. */
@@ -216,7 +225,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   pf = g_new0 (CfPendingFrame, 1);
   pf->inbuf = inbuf;
   pf->outbuf = outbuf;
-  if (!gst_cuda_filter_cuda_map_frame (self, &pf->in, &vfilter->in_info,
+  if (!cudafilter_cuda_map_frame (self, &pf->in, &vfilter->in_info,
           inbuf, GST_MAP_READ, device_ok, &in_dev)) {
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
@@ -228,7 +237,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
             GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!gst_cuda_filter_cuda_map_frame (self, &pf->out, &vfilter->out_info,
+  if (!cudafilter_cuda_map_frame (self, &pf->out, &vfilter->out_info,
           outbuf, GST_MAP_WRITE, device_ok, &out_dev)) {
     gst_video_frame_unmap (&pf->in);
     gst_buffer_unref (outbuf);
@@ -247,12 +256,12 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
   in.on_device = in_dev;
   out.on_device = out_dev;
-  in.wait_stream = gst_cuda_filter_cuda_wait_stream (inbuf, in_dev);
-  out.wait_stream = gst_cuda_filter_cuda_wait_stream (outbuf, out_dev);
-  pushed = gst_cuda_filter_cuda_push (self);
+  in.wait_stream = cudafilter_cuda_wait_stream (inbuf, in_dev);
+  out.wait_stream = cudafilter_cuda_wait_stream (outbuf, out_dev);
+  pushed = cudafilter_cuda_push (self);
   ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
       pf, &err);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   if (!ok)
     return frame_failed (self, pf, err);
   log_plan (self);
@@ -265,22 +274,22 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
  * one exists; when making it fails the element keeps its old context and
  * backend and posts an error, so no call ever finds the backend gone. */
 static gboolean
-move_backend (GstCudaFilter * self, GstObject * old_ctx, gint device_id)
+move_backend (GstCudaFilter * self, GstCudaContext * old_ctx, gint device_id)
 {
   CfBackend *backend = NULL;
   GError *err = NULL;
   gboolean pushed;
 
-  pushed = gst_cuda_filter_cuda_push (self);
+  pushed = cudafilter_cuda_push (self);
   /* CUDAFILTER_FAULT=context: the tests' way to make this fail. */
   if (g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "context") == 0)
     g_set_error (&err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "injected fault (CUDAFILTER_FAULT=context)");
   else
     backend = cf_backend_new (CF_BACKEND_CUDA, pushed ? -1 : device_id, &err);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   if (backend == NULL) {
-    gst_cuda_filter_cuda_set_context_object (self, old_ctx);
+    cudafilter_cuda_set_context_object (self, old_ctx);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Could not filter on the CUDA device in the CUDA context of the "
             "neighbouring elements: %s. Set cuda-device-id to another GPU, "
@@ -290,9 +299,9 @@ move_backend (GstCudaFilter * self, GstObject * old_ctx, gint device_id)
     return FALSE;
   }
 
-  pushed = gst_cuda_filter_cuda_push_context (old_ctx);
+  pushed = cudafilter_cuda_push_context (old_ctx);
   cf_backend_free (self->backend);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   self->backend = backend;
   self->backend_in_context = self->cuda_context != NULL;
   if (self->depth)
@@ -314,13 +323,13 @@ backend_is_cuda (GstCudaFilter * self)
 static GstFlowReturn
 adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
 {
-  GstObject *ctx, *old_ctx;
+  GstCudaContext *ctx, *old_ctx;
   GstFlowReturn ret;
   gboolean ok;
 
   if (!backend_is_cuda (self))
     return GST_FLOW_OK;
-  ctx = gst_cuda_filter_cuda_context_to_adopt (self, inbuf,
+  ctx = cudafilter_cuda_context_to_adopt (self, inbuf,
       gst_cuda_filter_get_device_id (self));
   if (ctx == NULL)
     return GST_FLOW_OK;
@@ -332,7 +341,7 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
     return ret;
   }
   old_ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
-  gst_cuda_filter_cuda_set_context_object (self, ctx);
+  cudafilter_cuda_set_context_object (self, ctx);
   gst_object_unref (ctx);
   ok = move_backend (self, old_ctx, -1);
   gst_clear_object (&old_ctx);
@@ -366,7 +375,7 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       || !(gst_cuda_filter_caps_are_cuda (incaps)
           || gst_cuda_filter_caps_are_cuda (outcaps)))
     return TRUE;
-  if (!gst_cuda_filter_cuda_open (self, gst_cuda_filter_get_device_id (self)))
+  if (!cudafilter_cuda_open (self, gst_cuda_filter_get_device_id (self)))
     return TRUE;                /* no context: CUDA memory through the host */
   return move_backend (self, NULL, gst_cuda_filter_get_device_id (self));
 }
@@ -441,7 +450,7 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
   GstClockTime min, max, frame, added;
   guint depth;
 
-  if (gst_cuda_filter_cuda_handle_query (self, query))
+  if (cudafilter_cuda_handle_query (self, query))
     return TRUE;
   if (!PARENT_CLASS->query (trans, direction, query))
     return FALSE;
@@ -454,8 +463,8 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
   GST_OBJECT_UNLOCK (self);
   if (self->depth)
     depth = self->depth;
-  else if (depth == 0)
-    depth = live ? 1 : AUTO_DEPTH;
+  else
+    depth = depth_for (depth, live);
   frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
       gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
       GST_VIDEO_INFO_FPS_N (info)) : 0;
@@ -485,9 +494,9 @@ gst_cuda_filter_stream_transform_frame (GstVideoFilter * vfilter,
     return GST_FLOW_ERROR;
   gst_cuda_filter_frame_from_video_frame (in_frame, &in);
   gst_cuda_filter_frame_from_video_frame (out_frame, &out);
-  pushed = gst_cuda_filter_cuda_push (self);
+  pushed = cudafilter_cuda_push (self);
   ok = cf_backend_process (self->backend, self->spec, &self->layout, &in,
       &out, &err);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   return ok ? GST_FLOW_OK : frame_failed (self, NULL, err);
 }

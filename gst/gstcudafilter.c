@@ -87,7 +87,6 @@ enum
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
-#define MAX_FRAMES_IN_FLIGHT 16
 #define DEFAULT_CPU_THREADS 0
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
@@ -116,7 +115,7 @@ gst_cuda_filter_template_caps (void)
   }
   sys = gst_caps_from_string (GST_VIDEO_CAPS_MAKE ("GRAY8"));
   gst_caps_set_value (sys, "format", &list);
-  cuda = gst_cuda_filter_cuda_memory_caps (&list);
+  cuda = cudafilter_cuda_memory_caps (&list);
   g_value_unset (&list);
   return gst_caps_merge (cuda, sys);
 }
@@ -141,6 +140,31 @@ static gboolean gst_cuda_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
 
+/* Texts made from the engine's filter table, interned: param specs keep
+ * their blurbs for good. */
+static const gchar *G_GNUC_PRINTF (1, 2)
+intern_printf (const gchar * format, ...)
+{
+  va_list args;
+  gchar *s;
+  const gchar *text;
+
+  va_start (args, format);
+  s = g_strdup_vprintf (format, args);
+  va_end (args);
+  text = g_intern_string (s);
+  g_free (s);
+  return text;
+}
+
+/* A property's blurb ending with the filters that read it. */
+static const gchar *
+used_by (const gchar * text, CfFilterReads reads)
+{
+  return intern_printf ("%s; used by %s", text,
+      gst_cuda_filter_list_filters (reads, FALSE, " and "));
+}
+
 static void
 gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 {
@@ -159,23 +183,22 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_FILTER,
       g_param_spec_enum ("filter", "Filter",
-          "Which filter runs: gaussian (blur), box (mean), sobel (gradient "
-          "magnitude), sobel-x, sobel-y, scharr, laplacian, sharpen (unsharp "
-          "mask) or custom (the kernel property)",
+          intern_printf ("Which filter runs: %s",
+              gst_cuda_filter_list_filters (0, TRUE, " or ")),
           GST_TYPE_CUDA_FILTER_MODE, defaults.filter, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
-          "Gaussian standard deviation in pixels (horizontal; also vertical "
-          "when sigma-y is 0), > 0; the derived kernel (about 6 sigma + 1 "
-          "taps) must stay within " G_STRINGIFY (CF_MAX_TAPS) " taps unless "
-          "kernel-size is set; used by gaussian and sharpen",
+          used_by ("Gaussian standard deviation in pixels (horizontal; also "
+              "vertical when sigma-y is 0), > 0; the derived kernel (about "
+              "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
+              " taps unless kernel-size is set", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
       g_param_spec_double ("sigma-y", "Sigma Y",
-          "Vertical Gaussian standard deviation in pixels, 0 = same as "
-          "sigma; used by gaussian and sharpen",
+          used_by ("Vertical Gaussian standard deviation in pixels, 0 = same "
+              "as sigma", CF_READS_SIGMA),
           0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
@@ -189,39 +212,39 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_string ("kernel", "Kernel",
-          "Matrix for filter=custom: rows separated by ';', values by spaces "
-          "or commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
-          G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
-          "flipped) anchored at the centre; used by custom only", NULL,
+          used_by ("Matrix for filter=custom: rows separated by ';', values "
+              "by spaces or commas, every row the same length, e.g. \"0 -1 "
+              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
+              "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
-          "Divides the kernel of filter=custom (any non-zero number); 0 = "
-          "the sum of the kernel, or 1 when that sum is 0; used by custom "
-          "only",
+          used_by ("Divides the kernel of filter=custom (any non-zero "
+              "number); 0 = the sum of the kernel, or 1 when that sum is 0",
+              CF_READS_KERNEL),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.divisor, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_OFFSET,
       g_param_spec_double ("offset", "Offset",
-          "Added to the result, in the format's sample values (0..255 for "
-          "8-bit, 0..1023 for 10-bit, 0..65535 for 16-bit); used by sobel, sobel-x, sobel-y, scharr, "
-          "laplacian and custom",
+          used_by ("Added to the result, in the format's sample values "
+              "(0..255 for 8-bit, 0..1023 for 10-bit, 0..65535 for 16-bit)",
+              CF_READS_SCALE_OFFSET),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.offset, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_double ("scale", "Scale",
-          "Multiplies the result before offset is added (a factor, may be "
-          "negative); used by sobel, sobel-x, sobel-y, scharr, laplacian and "
-          "custom",
+          used_by ("Multiplies the result before offset is added (a factor, "
+              "may be negative)", CF_READS_SCALE_OFFSET),
           -G_MAXDOUBLE, G_MAXDOUBLE, defaults.scale, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
       g_param_spec_double ("amount", "Amount",
-          "Sharpening strength: out = src + amount * (src - gaussian(src)); "
-          "0 leaves the picture unchanged; used by sharpen",
+          used_by ("Sharpening strength: out = src + amount * (src - "
+              "gaussian(src)); 0 leaves the picture unchanged",
+              CF_READS_AMOUNT),
           0.0, 100.0, defaults.amount, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BORDER,
@@ -271,7 +294,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           "before the next enters (lowest latency, for live sources); more "
           "adds (n - 1) frames of latency and throughput. 0 = auto: 1 when "
           "upstream is live, else 4. Changeable in READY and below",
-          0, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          0, CF_BACKEND_MAX_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
@@ -329,7 +352,7 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   /* set_context, transform_caps and fixate_caps for memory:CUDAMemory,
    * when built with it: cudafilter-cuda-memory.c. */
-  gst_cuda_filter_cuda_init_class (trans_class);
+  cudafilter_cuda_init_class (trans_class);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_BORDER, 0);
@@ -386,8 +409,8 @@ accepted_values (guint prop_id)
 {
   switch (prop_id) {
     case PROP_FILTER:
-      return "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
-          "sharpen or custom, with a kernel-size that filter supports";
+      return intern_printf ("%s, with a kernel-size that filter supports",
+          gst_cuda_filter_list_filters (0, FALSE, " or "));
     case PROP_SIGMA:
     case PROP_SIGMA_Y:
       return "a value > 0 (sigma-y also 0) whose derived kernel size stays "
@@ -737,9 +760,9 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     g_free (text);
   }
   gst_cuda_filter_stats_reset (self);
-  pushed = gst_cuda_filter_cuda_push (self);
+  pushed = cudafilter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id, cpu_threads);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   if (self->backend == NULL)
     return FALSE;
   self->backend_in_context = pushed;
@@ -757,18 +780,18 @@ static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed = gst_cuda_filter_cuda_push (self);
+  gboolean pushed = cudafilter_cuda_push (self);
 
   gst_cuda_filter_stream_discard (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
-  gst_cuda_filter_cuda_pop (pushed);
+  cudafilter_cuda_pop (pushed);
   clear_applied (self);
   self->depth = 0;
   self->prerolled = FALSE;
   self->backend_in_context = FALSE;
   self->memory_path = 0;
-  gst_cuda_filter_cuda_close (self);
+  cudafilter_cuda_close (self);
   return TRUE;
 }
 

@@ -12,6 +12,11 @@
 
 G_BEGIN_DECLS
 
+/* libgstcuda's context (gst/cuda/gstcudacontext.h); only
+ * cudafilter-cuda-memory.c, which builds without libgstcuda too, looks
+ * inside. */
+typedef struct _GstCudaContext GstCudaContext;
+
 #define GST_TYPE_CUDA_FILTER (gst_cuda_filter_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
     GstVideoFilter);
@@ -33,7 +38,8 @@ struct _GstCudaFilter
                                  * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
 
-  /* Streaming state, touched only by the streaming thread (and start/stop). */
+  /* Streaming state: the streaming thread's (and start/stop's), except
+   * where a field says otherwise. */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
@@ -42,10 +48,12 @@ struct _GstCudaFilter
   gboolean have_applied;
   gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
-  guint depth;                  /* frames in flight in use; 0 = not chosen */
+  guint depth;                  /* frames in flight in use; 0 = not chosen;
+                                 * also read by latency queries, from any
+                                 * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
-  GstObject *cuda_context;      /* GstCudaContext shared with the neighbours
+  GstCudaContext *cuda_context; /* shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read
                                  * with a reference off this thread */

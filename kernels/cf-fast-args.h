@@ -1,7 +1,7 @@
 /* cudafilter: a frame and a separable or dense spec as the fast 8-bit
  * kernels see them (internal to kernels/, C++ only).  cf-fast.cu fills them
- * when a plan is made; the kernels of cf-fast.cu and cf-mma.cu read them by
- * value. */
+ * when a plan is made; the kernels of cf-fast-kernels.cuh and cf-mma.cu
+ * read them by value. */
 #ifndef CF_FAST_ARGS_H
 #define CF_FAST_ARGS_H
 

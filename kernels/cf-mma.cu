@@ -4,8 +4,8 @@
  * take 16 + K - 1 inputs, so one m16n8k32 integer MMA (u8 samples, s8 or
  * u8 taps, s32 sums: exact) gives 16 outputs of 8 rows for up to 17 taps,
  * two give them for up to 49 and three for up to 63 (KS k-steps).  The
- * kernels were instruction-bound with one FMA a tap (cf-fast.cu); here the
- * taps cost next to nothing and what is left is moving bytes.
+ * kernels were instruction-bound with one FMA a tap (cf-fast-kernels.cuh);
+ * here the taps cost next to nothing and what is left is moving bytes.
  *
  * One block runs both passes of a TW x TH tile:
  *  - the tile and its apron go to shared memory as byte planes, one a
@@ -38,9 +38,9 @@ namespace
 using cf_fast::post;
 
 constexpr int THREADS = 256;
-/* Tile columns: measured on an H200, 32 is best for four-sample pixels
- * (4K RGBA sigma 2 46.4 -> 45.3 us, 49 taps 79.8 -> 72.2 us: more blocks
- * fit) and 64 for single samples (GRAY8 20.9 against 24.2 us). */
+/* Tile columns: 32 for four-sample pixels (more blocks fit), 64 for single
+ * samples, as measured on an H200 (bench/README.md, "Separable filters on
+ * tensor cores"). */
 template < int CH > constexpr int TWC = CH == 4 ? 32 : 64;
 #ifndef CF_MMA_TH
 #define CF_MMA_TH 64
@@ -614,12 +614,9 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   m = MmaArgs { };
 
   /* Gradient pairs (Sobel, Scharr: up to 7 taps) stay on the FMA
-   * kernels, whose two sums share one tile.  With the correctly rounded
-   * magnitude, pairs here measured faster only for 4K RGBA (84.6 -> 77.2
-   * us) and slower for GRAY8 (28.8 -> 32.2), I420 (40.3 -> 45.9) and 1080p
-   * RGBA (23.7 -> 25.0); with the cheap one (OP_MAGNITUDE_U8) they are no
-   * faster for 4K RGBA (66.3 both) and slower for GRAY8 (23.3 -> 28.5),
-   * I420 (32.2 -> 40.2) and 1080p RGBA (18.5 -> 21.2). */
+   * kernels, whose two sums share one tile: pairs here measured no faster
+   * or slower (bench/README.md, "Gradient magnitudes, and what was
+   * measured and not kept"). */
   if (nk != 1)
     return cudaErrorNotSupported;
   if (major < 8)

@@ -49,7 +49,7 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
         kp->n_kernels == 2 ? ", gradient pair" : "");
   else
     snprintf (buf, size, "fast dense, %s, %dx%d taps%s", where, K, K,
-        kp->dense_bytes && K <= 5 ? ", byte taps (dp4a)" : ", int32");
+        kp->dense_taps_s8 && K <= 5 ? ", byte taps (dp4a)" : ", int32");
 }
 
 void

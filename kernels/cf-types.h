@@ -90,7 +90,7 @@ typedef struct
   int sample_bytes;             /* 1 (8-bit) or 2 (deeper samples) */
   int maxval;                   /* 2^depth - 1: 255, 1023, 4095, 65535 */
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
-  int dense_bytes;              /* every dense weight fits a signed byte */
+  int dense_taps_s8;              /* every dense weight fits a signed byte */
 } CfKernelParams;
 
 /* FFT convolution of dense kernels by overlap-save: every filtered channel

@@ -33,14 +33,6 @@ cf_params_init (CfParams * params)
   params->border = CF_BORDER_REFLECT101;
 }
 
-gboolean
-cf_filter_is_derivative (CfFilter filter)
-{
-  return filter == CF_FILTER_SOBEL || filter == CF_FILTER_SOBEL_X
-      || filter == CF_FILTER_SOBEL_Y || filter == CF_FILTER_SCHARR
-      || filter == CF_FILTER_LAPLACIAN;
-}
-
 static int
 gaussian_size (double sigma, int sample_bytes)
 {
@@ -48,21 +40,19 @@ gaussian_size (double sigma, int sample_bytes)
   return ((int) rint (sigma * (sample_bytes == 1 ? 3 : 4) * 2 + 1)) | 1;
 }
 
-int
-cf_filter_default_kernel_size (CfFilter filter, double sigma,
-    int sample_bytes)
+/* The name in error messages. */
+static const char *
+nick_of (const CfParams * p)
 {
-  switch (filter) {
-    case CF_FILTER_GAUSSIAN:
-    case CF_FILTER_SHARPEN:
-      return gaussian_size (sigma, sample_bytes);
-    case CF_FILTER_LAPLACIAN:
-      return 1;
-    case CF_FILTER_CUSTOM:
-      return 0;
-    default:
-      return 3;
-  }
+  return cf_filters[p->filter].nick;
+}
+
+/* kernel-size, or the filter's fixed default for 0. */
+static int
+size_or_default (const CfParams * p)
+{
+  return p->kernel_size > 0 ? p->kernel_size :
+      cf_filters[p->filter].default_size;
 }
 
 static double
@@ -122,7 +112,7 @@ build_gaussian (CfSpec * spec, const CfParams * p, GError ** error)
   CfKernelParams *kp = &spec->kp;
   int bits = kp->sample_bytes == 1 ? GAUSS_BITS_8 : GAUSS_BITS_16;
   double sy = p->sigma_y > 0.0 ? p->sigma_y : p->sigma;
-  const char *name = p->filter == CF_FILTER_SHARPEN ? "sharpen" : "gaussian";
+  const char *name = nick_of (p);
 
   if (!check_gaussian (p, error))
     return FALSE;
@@ -155,10 +145,10 @@ build_box (CfSpec * spec, const CfParams * p, GError ** error)
 {
   CfKernelParams *kp = &spec->kp;
   int bits = kp->sample_bytes == 1 ? BOX_BITS_8 : BOX_BITS_16;
-  int k = p->kernel_size > 0 ? p->kernel_size : 3;
+  int k = size_or_default (p);
   int m, i;
 
-  if (!check_odd_size (k, "box", error))
+  if (!check_odd_size (k, nick_of (p), error))
     return FALSE;
   /* sum * round (2^bits / k^2) >> bits is within a hair of sum / k^2. */
   m = (int) llround (ldexp (1.0, bits) / (double) (k * k));
@@ -201,11 +191,9 @@ static gboolean
 build_sobel (CfSpec * spec, const CfParams * p, GError ** error)
 {
   CfKernelParams *kp = &spec->kp;
-  int k = p->kernel_size > 0 ? p->kernel_size : 3;
-  const char *name = p->filter == CF_FILTER_SOBEL ? "sobel" :
-      p->filter == CF_FILTER_SOBEL_X ? "sobel-x" : "sobel-y";
+  int k = size_or_default (p);
 
-  if (!check_derivative_size (k, name, error))
+  if (!check_derivative_size (k, nick_of (p), error))
     return FALSE;
   kp->separable = 1;
   kp->shift = 0;
@@ -257,10 +245,10 @@ build_laplacian (CfSpec * spec, const CfParams * p, GError ** error)
   static const int k1[9] = { 0, 1, 0, 1, -4, 1, 0, 1, 0 };
   static const int k3[9] = { 2, 0, 2, 0, -8, 0, 2, 0, 2 };
   CfKernelParams *kp = &spec->kp;
-  int k = p->kernel_size > 0 ? p->kernel_size : 1;
+  int k = size_or_default (p);
   int i, j;
 
-  if (!check_derivative_size (k, "laplacian", error))
+  if (!check_derivative_size (k, nick_of (p), error))
     return FALSE;
   kp->kw = kp->kh = MAX (k, 3);
   spec->dense = g_new0 (int, kp->kw * kp->kh);
@@ -510,6 +498,60 @@ dense_weights_are_bytes (const CfSpec * spec)
   return TRUE;
 }
 
+#define ALL_SIZE (CF_READS_KERNEL_SIZE | CF_READS_SCALE_OFFSET)
+
+const CfFilterInfo cf_filters[CF_N_FILTERS] = {
+  {CF_FILTER_GAUSSIAN, "gaussian",
+        "Gaussian blur (sigma, sigma-y, kernel-size)", "blur",
+        CF_READS_SIGMA | CF_READS_KERNEL_SIZE, FALSE, CF_SIZE_FROM_SIGMA,
+      build_gaussian},
+  {CF_FILTER_BOX, "box", "Box blur: mean of kernel-size x kernel-size",
+      "mean", CF_READS_KERNEL_SIZE, FALSE, 3, build_box},
+  {CF_FILTER_SOBEL, "sobel", "Sobel gradient magnitude",
+      "gradient magnitude", ALL_SIZE, TRUE, 3, build_sobel},
+  {CF_FILTER_SOBEL_X, "sobel-x", "Absolute Sobel derivative in x", NULL,
+      ALL_SIZE, TRUE, 3, build_sobel},
+  {CF_FILTER_SOBEL_Y, "sobel-y", "Absolute Sobel derivative in y", NULL,
+      ALL_SIZE, TRUE, 3, build_sobel},
+  /* kernel-size may only be 0 or the fixed 3. */
+  {CF_FILTER_SCHARR, "scharr", "Scharr 3x3 gradient magnitude", NULL,
+      CF_READS_SCALE_OFFSET, TRUE, 3, build_scharr},
+  {CF_FILTER_LAPLACIAN, "laplacian", "Absolute Laplacian", NULL,
+      ALL_SIZE, TRUE, 1, build_laplacian},
+  {CF_FILTER_SHARPEN, "sharpen", "Unsharp mask (sigma, kernel-size, amount)",
+        "unsharp mask", CF_READS_SIGMA | CF_READS_KERNEL_SIZE | CF_READS_AMOUNT,
+      FALSE, CF_SIZE_FROM_SIGMA, build_gaussian},
+  {CF_FILTER_CUSTOM, "custom", "User kernel from the kernel property",
+        "the kernel property", CF_READS_KERNEL | CF_READS_SCALE_OFFSET, FALSE,
+      CF_SIZE_FROM_KERNEL, build_custom},
+};
+
+const CfBorderInfo cf_borders[CF_N_BORDERS] = {
+  {CF_BORDER_REFLECT101, "reflect101",
+      "Reflect without repeating the edge: gfedcb|abcdefg"},
+  {CF_BORDER_REPLICATE, "replicate", "Repeat the edge: aaaaaa|abcdefg"},
+  {CF_BORDER_REFLECT, "reflect", "Reflect with the edge: fedcba|abcdef"},
+  {CF_BORDER_WRAP, "wrap", "Wrap around: cdefgh|abcdefgh"},
+  {CF_BORDER_CONSTANT, "constant", "Constant border-value outside the frame"},
+};
+
+const CfFilterInfo *
+cf_filter_info (CfFilter filter)
+{
+  if ((int) filter < 0 || (int) filter >= CF_N_FILTERS)
+    return NULL;
+  g_assert (cf_filters[filter].filter == filter);
+  return &cf_filters[filter];
+}
+
+gboolean
+cf_filter_is_derivative (CfFilter filter)
+{
+  const CfFilterInfo *info = cf_filter_info (filter);
+
+  return info != NULL && info->derivative;
+}
+
 CfSpec *
 cf_spec_new (const CfParams * params, int sample_bytes, GError ** error)
 {
@@ -545,39 +587,19 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   kp->amount = (float) params->amount;
   kp->n_kernels = 1;
 
-  if ((int) params->border < CF_BORDER_REFLECT101
-      || params->border > CF_BORDER_CONSTANT) {
+  if ((int) params->border < 0 || (int) params->border >= CF_N_BORDERS) {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
         "unknown border mode %d", params->border);
     ok = FALSE;
   } else {
-    switch (params->filter) {
-      case CF_FILTER_GAUSSIAN:
-      case CF_FILTER_SHARPEN:
-        ok = build_gaussian (spec, params, error);
-        break;
-      case CF_FILTER_BOX:
-        ok = build_box (spec, params, error);
-        break;
-      case CF_FILTER_SOBEL:
-      case CF_FILTER_SOBEL_X:
-      case CF_FILTER_SOBEL_Y:
-        ok = build_sobel (spec, params, error);
-        break;
-      case CF_FILTER_SCHARR:
-        ok = build_scharr (spec, params, error);
-        break;
-      case CF_FILTER_LAPLACIAN:
-        ok = build_laplacian (spec, params, error);
-        break;
-      case CF_FILTER_CUSTOM:
-        ok = build_custom (spec, params, error);
-        break;
-      default:
-        g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
-            "unknown filter %d", params->filter);
-        ok = FALSE;
-        break;
+    const CfFilterInfo *info = cf_filter_info (params->filter);
+
+    if (info == NULL) {
+      g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+          "unknown filter %d", params->filter);
+      ok = FALSE;
+    } else {
+      ok = info->build (spec, params, error);
     }
   }
   if (!ok) {
@@ -587,7 +609,7 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   kp->ax = kp->kw / 2;
   kp->ay = kp->kh / 2;
   kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
-  kp->dense_bytes = dense_weights_are_bytes (spec);
+  kp->dense_taps_s8 = dense_weights_are_bytes (spec);
   spec->serial = atomic_fetch_add (&spec_serial, 1) + 1;
   return spec;
 }

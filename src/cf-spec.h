@@ -23,6 +23,8 @@ typedef enum
   CF_FILTER_CUSTOM
 } CfFilter;
 
+#define CF_N_FILTERS (CF_FILTER_CUSTOM + 1)
+
 /* User-facing parameters, as the element's properties hold them. */
 typedef struct
 {
@@ -57,9 +59,53 @@ CfSpec *cf_spec_new (const CfParams * params, int sample_bytes,
     GError ** error);
 void cf_spec_free (CfSpec * spec);
 
-/* The kernel size a filter uses when kernel_size is 0. */
-int cf_filter_default_kernel_size (CfFilter filter, double sigma,
-    int sample_bytes);
+/* The parameters a filter reads besides border and border-value, which
+ * every filter reads. */
+typedef enum
+{
+  CF_READS_SIGMA = 1 << 0,      /* sigma and sigma-y */
+  CF_READS_KERNEL_SIZE = 1 << 1,        /* as its size or aperture */
+  CF_READS_KERNEL = 1 << 2,     /* kernel and divisor */
+  CF_READS_SCALE_OFFSET = 1 << 3,
+  CF_READS_AMOUNT = 1 << 4
+} CfFilterReads;
+
+/* CfFilterInfo.default_size when kernel_size 0 is not a fixed size. */
+#define CF_SIZE_FROM_SIGMA (-1) /* OpenCV's size for sigma and depth */
+#define CF_SIZE_FROM_KERNEL (-2)        /* the kernel property's shape */
+
+/* Everything the engine and the element know about one filter: the one
+ * table that the spec builder, the element's enum and its texts read. */
+typedef struct
+{
+  CfFilter filter;
+  const char *nick;             /* the public name (gst-launch-1.0): stable */
+  const char *blurb;            /* one line for gst-inspect-1.0 */
+  const char *gloss;            /* what it does, in the filter list; or NULL */
+  CfFilterReads reads;
+  gboolean derivative;          /* gives grey edges on YUV */
+  int default_size;             /* taps when kernel_size is 0, or CF_SIZE_* */
+  /* Fills the weights; private to cf-spec.c (use cf_spec_new). */
+  gboolean (*build) (CfSpec * spec, const CfParams * params, GError ** error);
+} CfFilterInfo;
+
+/* cf_filters[f].filter == f for every CfFilter f. */
+extern const CfFilterInfo cf_filters[CF_N_FILTERS];
+
+#define CF_N_BORDERS (CF_BORDER_CONSTANT + 1)
+
+typedef struct
+{
+  CfBorder border;
+  const char *nick;             /* OpenCV's name: stable */
+  const char *blurb;
+} CfBorderInfo;
+
+/* cf_borders[b].border == b for every CfBorder b. */
+extern const CfBorderInfo cf_borders[CF_N_BORDERS];
+
+/* The table's row for `filter`, or NULL for a value outside CfFilter. */
+const CfFilterInfo *cf_filter_info (CfFilter filter);
 /* Derivative filters (sobel*, scharr, laplacian) give grey edges on YUV. */
 gboolean cf_filter_is_derivative (CfFilter filter);
 

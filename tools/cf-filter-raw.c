@@ -31,27 +31,22 @@ typedef struct
   int value;
 } NameValue;
 
-static const NameValue filter_names[] = {
-  {"gaussian", CF_FILTER_GAUSSIAN},
-  {"box", CF_FILTER_BOX},
-  {"sobel", CF_FILTER_SOBEL},
-  {"sobel-x", CF_FILTER_SOBEL_X},
-  {"sobel-y", CF_FILTER_SOBEL_Y},
-  {"scharr", CF_FILTER_SCHARR},
-  {"laplacian", CF_FILTER_LAPLACIAN},
-  {"sharpen", CF_FILTER_SHARPEN},
-  {"custom", CF_FILTER_CUSTOM},
-  {NULL, 0}
-};
+/* From the engine's tables: the element's names. */
+static NameValue filter_names[CF_N_FILTERS + 1];
+static NameValue border_names[CF_N_BORDERS + 1];
 
-static const NameValue border_names[] = {
-  {"reflect101", CF_BORDER_REFLECT101},
-  {"replicate", CF_BORDER_REPLICATE},
-  {"reflect", CF_BORDER_REFLECT},
-  {"wrap", CF_BORDER_WRAP},
-  {"constant", CF_BORDER_CONSTANT},
-  {NULL, 0}
-};
+static void
+fill_names (void)
+{
+  int i;
+
+  for (i = 0; i < CF_N_FILTERS; i++)
+    filter_names[i] = (NameValue) {
+    cf_filters[i].nick, cf_filters[i].filter};
+  for (i = 0; i < CF_N_BORDERS; i++)
+    border_names[i] = (NameValue) {
+    cf_borders[i].nick, cf_borders[i].border};
+}
 
 static const NameValue backend_names[] = {
   {"cpu", CF_BACKEND_CPU},
@@ -246,6 +241,7 @@ run (int argc, char **argv)
     return fail_usage (ctx, "--packing=rgb10a2 needs --samples=4 "
         "--depth=10 and no --msb");
 
+  fill_names ();
   filter_value = CF_FILTER_GAUSSIAN;
   border_value_enum = CF_BORDER_REFLECT101;
   backend_kind = CF_BACKEND_CPU;

@@ -43,7 +43,10 @@ CK_RUN_CASE=gpu CUDAFILTER_TEST_QUICK=1 step memcheck 90 \
   compute-sanitizer --tool memcheck --error-exitcode 1 \
   "$BUILD/tests/element/test-cuda-memory"
 grep -E "ERROR SUMMARY|Checks" "$OUT/memcheck.log" >> "$OUT/summary.txt"
-for t in tests/gpu/test-inflight:15 tests/element/test-element:120 \
+for t in tests/gpu/test-inflight:15 tests/element/test-element-formats:60 \
+    tests/element/test-element-strides:30 tests/element/test-element-samples:30 \
+    tests/element/test-element-values:30 tests/element/test-element-properties:30 \
+    tests/element/test-element-pipeline:30 \
     tests/reliability/test-faults:15 tests/gpu/test-parity:60; do
   [ -x "$BUILD/${t%:*}" ] && step "$(basename "${t%:*}")" "${t#*:}" \
     "$BUILD/${t%:*}"

@@ -4,7 +4,7 @@
  * reach: tensor cores for separable linear taps on sm_80 and newer
  * (cf-mma.cu), the fast 8-bit kernels for 4-sample pixels and
  * single-sample planes, separable up to 13 taps in fp32 and gradient pairs
- * up to 7, dense 3x3 and 5x5 (cf-fast.cu), and the general kernel for
+ * up to 7, dense 3x3 and 5x5 (cf-fast-kernels.cuh), and the general kernel for
  * everything else, its tile as tall as the shared memory allows
  * (cf-filter.cu). */
 #include <string.h>

@@ -28,7 +28,17 @@ GST_REGISTRY_FORK=no gst-inspect-1.0 cudafilter >/dev/null 2>&1
 export GST_REGISTRY_FORK=no GST_REGISTRY_UPDATE=no
 
 status=0
-for t in "$build/tests/engine/test-engine" "$build/tests/element/test-element" "$@"; do
+# The engine's test files, then the element's, then the extra ones.
+set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
+  "$build"/tests/engine/test-kernel-parse "$build"/tests/engine/test-spec \
+  "$build"/tests/engine/test-backend-cpu "$build"/tests/engine/test-layout \
+  "$build"/tests/element/test-element-formats \
+  "$build"/tests/element/test-element-strides \
+  "$build"/tests/element/test-element-samples \
+  "$build"/tests/element/test-element-values \
+  "$build"/tests/element/test-element-properties \
+  "$build"/tests/element/test-element-pipeline "$@"
+for t in "$@"; do
   name=$(basename "$t")
   log="$build/valgrind-$name.log"
   echo "== valgrind $name"

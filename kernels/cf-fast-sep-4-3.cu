@@ -1,0 +1,11 @@
+/* cudafilter: the fast separable kernels for 4-sample pixels with 3 filtered
+ * lanes (cf-fast-instances.h). */
+#include "cf-fast-kernels.cuh"
+#include "cf-fast-instances.h"
+
+cudaError_t
+cf_fast_pick_sep_4_3 (int K, int nk, bool use_float, const CfFastArgs & a,
+    int n_jobs, int w, int h, CfKernelPick < CfFastArgs > &pick)
+{
+  return sep_dispatch < 4, 3 > (K, nk, use_float, a, n_jobs, w, h, pick);
+}
