@@ -8,6 +8,7 @@
 
 #include "cf-backend.h"
 
+#ifdef HAVE_CUFFT
 static void
 expect_unavailable (const char *library, const char *reason_part)
 {
@@ -26,6 +27,7 @@ expect_unavailable (const char *library, const char *reason_part)
   g_test_trap_subprocess (NULL, 0, 0);
   g_test_trap_assert_passed ();
 }
+#endif
 
 static void
 test_missing_file (void)
