@@ -1,4 +1,5 @@
 /* cudafilter element tests: the shared helpers (element-common.h). */
+#include <string.h>
 #include "element-common.h"
 
 
@@ -14,6 +15,31 @@ backend_usable (int backend)
   return cuda_devices > 0;
 }
 
+/* Whether a cudafilter with backend `nick` ("cpu", "auto", "cuda") starts:
+ * only backend=cuda needs a device; says SKIP when it has none. */
+gboolean
+backend_starts (const gchar * nick)
+{
+  GstElement *e;
+  GstBus *bus;
+  gboolean ok;
+
+  if (strcmp (nick, "cuda") != 0)
+    return TRUE;
+  e = gst_element_factory_make ("cudafilter", NULL);
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cuda");
+  ok = gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE;
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_bus_set_flushing (bus, TRUE);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  if (!ok)
+    g_print ("SKIP backend=cuda: no usable CUDA device\n");
+  return ok;
+}
 
 void
 cuda_case_setup (void)

@@ -69,6 +69,7 @@ static const gchar *const all_filters[] = {
 typedef guint (*PixelFunc) (int comp, int x, int y, gpointer user_data);
 
 gboolean backend_usable (int backend);
+gboolean backend_starts (const gchar * nick);
 void cuda_case_setup (void);
 GstElement *make_filter (int backend, const gchar * const *props);
 GstHarness *make_harness (int backend, const gchar * const *props,

@@ -11,33 +11,11 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "element-common.h"
 #include <gst/video/video.h>
 
 static const gchar *const backends[] = { "cpu", "auto", "cuda" };
 
-static gboolean
-backend_usable (const gchar * backend)
-{
-  GstElement *e;
-  GstBus *bus;
-  gboolean ok;
-
-  if (strcmp (backend, "cuda") != 0)
-    return TRUE;
-  e = gst_element_factory_make ("cudafilter", NULL);
-  bus = gst_bus_new ();
-  gst_element_set_bus (e, bus);
-  gst_util_set_object_arg (G_OBJECT (e), "backend", "cuda");
-  ok = gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE;
-  gst_element_set_state (e, GST_STATE_NULL);
-  gst_bus_set_flushing (bus, TRUE);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
-  if (!ok)
-    g_print ("SKIP backend=cuda: no usable CUDA device\n");
-  return ok;
-}
 
 /* Takes every message off bus (until EOS or an error, waiting up to
  * `wait`); returns the text of cudafilter's ERRORs and WARNINGs, each as
@@ -113,7 +91,7 @@ GST_START_TEST (test_custom_then_kernel_while_playing)
   gchar *text;
   guint errs, n;
 
-  if (!backend_usable (backend))
+  if (!backend_starts (backend))
     return;
   e = gst_element_factory_make ("cudafilter", NULL);
   gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
@@ -179,7 +157,7 @@ GST_START_TEST (test_setting_too_deep_while_playing)
   gchar *text;
   guint errs, n, i;
 
-  if (!backend_usable (backend))
+  if (!backend_starts (backend))
     return;
   e = gst_element_factory_make ("cudafilter", NULL);
   gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
@@ -231,7 +209,7 @@ GST_START_TEST (test_custom_without_kernel_at_start)
   gchar *text;
   guint errs, n;
 
-  if (!backend_usable (backend))
+  if (!backend_starts (backend))
     return;
   e = gst_element_factory_make ("cudafilter", NULL);
   gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
@@ -281,7 +259,7 @@ GST_START_TEST (test_launch_line_refusals_are_posted)
   gchar *desc, *text;
   guint n;
 
-  if (!backend_usable (backend))
+  if (!backend_starts (backend))
     return;
   desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
       "video/x-raw,width=32,height=16 ! cudafilter backend=%s "

@@ -8,6 +8,7 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include "element-common.h"
 #include <gst/video/video.h>
 
 #define DEPTH 4
@@ -48,28 +49,6 @@ record (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   return GST_PAD_PROBE_OK;
 }
 
-static gboolean
-backend_usable (const gchar * backend)
-{
-  GstElement *e;
-  GstBus *bus;
-  gboolean ok;
-
-  if (strcmp (backend, "cuda") != 0)
-    return TRUE;
-  e = gst_element_factory_make ("cudafilter", NULL);
-  bus = gst_bus_new ();
-  gst_element_set_bus (e, bus);
-  gst_util_set_object_arg (G_OBJECT (e), "backend", "cuda");
-  ok = gst_element_set_state (e, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE;
-  gst_element_set_state (e, GST_STATE_NULL);
-  gst_element_set_bus (e, NULL);
-  gst_object_unref (bus);
-  gst_object_unref (e);
-  if (!ok)
-    g_print ("SKIP renegotiation with backend=cuda: no usable CUDA device\n");
-  return ok;
-}
 
 static GstBuffer *
 frame (guint8 value)
@@ -144,7 +123,7 @@ GST_START_TEST (test_reconfigure_memory)
   const gchar *backend = backends[__i__];
   gchar *log;
 
-  if (!has_cuda_caps () || !backend_usable (backend))
+  if (!has_cuda_caps () || !backend_starts (backend))
     return;
   log = renegotiate (backend, "video/x-raw", "video/x-raw(memory:CUDAMemory)");
   fail_unless_equals_string (log, "Csys B10 B20 B30 Ccuda B40 B50 ");
