@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cf-cpu-plan.h"
 #include "cf-arith.h"
+#include "cf-cpu-samples.h"
 
 #define F32_EXACT 16777216.0    /* 2^24 */
 #define F64_EXACT 9007199254740992.0    /* 2^53 */
@@ -197,6 +198,46 @@ make_groups (CfCpuPlan * plan, const CfLayout * layout)
     sort_lanes (&plan->groups[k], layout);
 }
 
+/* Whether a sum of 8-bit samples times these n weights (divided by g) is
+ * exact in 16-bit arithmetic.  Modulo 2^16 products and sums are exact
+ * whatever the weights (unsigned arithmetic is a ring homomorphism onto
+ * Z/2^16), so what remains is to read the residue back: the true sum lies
+ * in [255 * (sum of negative weights), 255 * (sum of positive weights)];
+ * a range within [0, 65535] reads back unsigned, one within
+ * [-32768, 32767] as two's complement.  Up to 16 terms (cf-cpu-band8.inc
+ * unrolls that many). */
+static int
+sum16_kind (const int *w, int n, int g, int n_terms)
+{
+  long long lo = 0, hi = 0;
+  int i;
+
+  if (n_terms > 16)
+    return 0;
+  for (i = 0; i < n; i++) {
+    if (w[i] < 0)
+      lo += 255LL * (w[i] / g);
+    else
+      hi += 255LL * (w[i] / g);
+  }
+  if (lo == 0 && hi <= 65535)
+    return CF_CPU_SUM16_UNSIGNED;
+  if (lo >= -32768 && hi <= 32767)
+    return CF_CPU_SUM16_SIGNED;
+  return 0;
+}
+
+static gboolean
+all_equal (const int *w, int n)
+{
+  int i;
+
+  for (i = 1; i < n; i++)
+    if (w[i] != w[0])
+      return FALSE;
+  return w[0] != 0;
+}
+
 /* Taps per kernel pass and the narrowest exact accumulator. */
 static void
 make_taps (CfCpuPlan * plan, const CfSpec * spec)
@@ -215,6 +256,9 @@ make_taps (CfCpuPlan * plan, const CfSpec * spec)
       taps_1d (&plan->h[k], spec->sep.row[k], kp->kw, gr, TRUE, 1);
       taps_1d (&plan->v[k], spec->sep.col[k], kp->kh, gc, FALSE, 0);
       plan->gain[k] = (long long) gr * gc;
+      if (kp->sample_bytes == 1)
+        plan->sum16[k] = sum16_kind (spec->sep.row[k], kp->kw, gr,
+            plan->h[k].n);
       reach = MAX (reach, kp->maxval * r *
           (sum_abs (spec->sep.col[k], kp->kh) / gc));
     }
@@ -224,8 +268,12 @@ make_taps (CfCpuPlan * plan, const CfSpec * spec)
     plan->n_kernels = 1;
     taps_dense (&plan->dense, spec->dense, kp->kw, kp->kh, g, 1);
     plan->gain[0] = g;
+    if (kp->sample_bytes == 1)
+      plan->sum16[0] = sum16_kind (spec->dense, n, g, plan->dense.n);
     reach = kp->maxval * sum_abs (spec->dense, n) / g;
   }
+  plan->v_uniform = kp->separable && kp->n_kernels == 1
+      && all_equal (spec->sep.col[0], kp->kh);
   /* The float path finishes in 32-bit integers. */
   if (reach < F32_EXACT && !kp->wide_acc && kp->shift <= 30)
     plan->acc = CF_CPU_ACC_F32;
@@ -233,6 +281,9 @@ make_taps (CfCpuPlan * plan, const CfSpec * spec)
     plan->acc = CF_CPU_ACC_F64;
   else
     plan->acc = CF_CPU_ACC_I64;
+  /* The 16-bit sums finish in the float path. */
+  if (plan->acc != CF_CPU_ACC_F32)
+    plan->sum16[0] = plan->sum16[1] = 0;
 }
 
 static gsize
@@ -257,6 +308,9 @@ make_scratch (CfCpuPlan * plan)
       g->keep[i] = (g->copy_lanes >> (i % g->nc)) & 1 ? -1 : 0;
     if (g->mode != CF_CHANNEL_FILTER)
       continue;
+    g->bytes = kp->sample_bytes == 1
+        && cf_cpu_samples_plain (g->chs, g->nc, 1)
+        && cf_cpu_samples_contiguous (g->chs, g->nc, 1);
     lp = MAX (lp, (gsize) (CF_CPU_STRIP / g->nc + kp->kw - 1) * g->nc);
     g->xmap = g_new (int, e);
     for (i = 0; i < e; i++)
@@ -269,7 +323,9 @@ make_scratch (CfCpuPlan * plan)
       : 0;
 
   plan->off_load = 0;
-  plan->off_ring = align64 ((gsize) kp->kh * plan->load_pitch * 4);
+  /* One row more: cf-cpu-band8.inc keeps its byte rows and a row of
+   * 32-bit centre samples there. */
+  plan->off_ring = align64 ((gsize) (kp->kh + 1) * plan->load_pitch * 4);
   plan->off_acc = align64 (plan->off_ring + hring);
   plan->off_out = align64 (plan->off_acc + 2 * (gsize) CF_CPU_STRIP * a);
   plan->off_terms = align64 (plan->off_out + (gsize) CF_CPU_STRIP * 4);

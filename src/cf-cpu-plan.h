@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 
 /* Sums are exact in a float below 2^24 and in a double below 2^53, so the
  * plan takes the narrowest type the weights allow: same bytes, more lanes. */
+#define CF_CPU_SUM16_UNSIGNED 1
+#define CF_CPU_SUM16_SIGNED 2
+
 typedef enum
 {
   CF_CPU_ACC_F32 = 0,
@@ -54,6 +57,7 @@ typedef struct
   const CfChannel *chs[4];      /* the same channels */
   guint copy_lanes;             /* bit c: lane c is a copied channel */
   gint32 *keep;                 /* CF_CPU_STRIP: -1 on copied lanes */
+  gboolean bytes;               /* plain 8-bit samples, back to back */
   int *xmap;                    /* expanded column -> source column or -1 */
 } CfCpuGroup;
 
@@ -68,6 +72,11 @@ typedef struct
   CfCpuTaps dense;              /* dense: terms over kh loaded rows */
   gboolean finite_post;         /* scale, offset, amount finite */
   long long gain[2];            /* common factor taken out of the weights */
+  /* 8-bit samples whose sums fit 16 bits (cf-cpu-band8.inc): per
+   * separable kernel, its row sums (dense: the whole sum) are exact modulo
+   * 2^16 read as CF_CPU_SUM16_UNSIGNED or _SIGNED; 0 where they are not. */
+  int sum16[2];
+  gboolean v_uniform;           /* one kernel, equal column weights: box */
   int n_groups;
   CfCpuGroup groups[CF_MAX_CHANNELS];
   /* Per-thread scratch, in bytes from its start: the ring of loaded rows

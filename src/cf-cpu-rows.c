@@ -10,6 +10,7 @@
 #include "cf-cpu-plan.h"
 #include "cf-cpu-samples.h"
 #include "cf-arith.h"
+#include <string.h>
 
 #define CF_CAT_(a, b) a ## b
 #define CF_CAT(a, b) CF_CAT_ (a, b)
@@ -130,6 +131,8 @@ band_copy (const CfCpuPlan * plan, const CfCpuGroup * g, const CfFrame * in,
 #undef CF_SUM_IN_FN
 #undef CF_SUM_ACC_FN
 
+#include "cf-cpu-band8.inc"
+
 /* Doubles: integer sums below 2^53. */
 #define CF_ACC double
 #define CF_WIDE long long
@@ -175,6 +178,12 @@ CF_CAT (cf_cpu_band_, CF_CPU_VARIANT) (const CfCpuPlan * plan,
   }
   switch (plan->acc) {
     case CF_CPU_ACC_F32:
+      if (g->bytes && plan->sum16[0] && (plan->n_kernels == 1
+              || plan->sum16[1])) {
+        (sep ? band_separable_8 : band_dense_8) (plan, g, in, out, y0, y1,
+            scratch);
+        break;
+      }
       (sep ? band_separable_f32 : band_dense_f32) (plan, g, in, out, y0, y1,
           scratch);
       break;
