@@ -108,6 +108,19 @@ log_plan (GstCudaFilter * self)
   self->logged_plan = g_strdup (plan);
 }
 
+/* Posts, once, what the backend has to say that did not stop it (a CPU
+ * pool that started fewer threads). */
+static void
+post_backend_warning (GstCudaFilter * self)
+{
+  char *text = cf_backend_take_warning (self->backend);
+
+  if (text == NULL)
+    return;
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED, ("%s", text), (NULL));
+  g_free (text);
+}
+
 /* Posts the backend's error for a frame (pf may be NULL) and drops it. */
 static GstFlowReturn
 frame_failed (GstCudaFilter * self, CfPendingFrame * pf, GError * err)
@@ -265,6 +278,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   if (!ok)
     return frame_failed (self, pf, err);
   log_plan (self);
+  post_backend_warning (self);
   return GST_FLOW_OK;
 }
 
@@ -498,5 +512,8 @@ gst_cuda_filter_stream_transform_frame (GstVideoFilter * vfilter,
   ok = cf_backend_process (self->backend, self->spec, &self->layout, &in,
       &out, &err);
   cudafilter_cuda_pop (pushed);
-  return ok ? GST_FLOW_OK : frame_failed (self, NULL, err);
+  if (!ok)
+    return frame_failed (self, NULL, err);
+  post_backend_warning (self);
+  return GST_FLOW_OK;
 }

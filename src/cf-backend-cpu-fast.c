@@ -117,8 +117,14 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
   CfCpuFastBackend *self = (CfCpuFastBackend *) backend;
 
   if (self->pool == NULL) {
-    self->pool = cf_cpu_pool_new (threads_for (self->threads));
+    char *shortfall;
+
+    self->pool = cf_cpu_pool_new (threads_for (self->threads), &shortfall);
     describe (self, cf_cpu_pool_size (self->pool));
+    if (shortfall != NULL) {
+      g_free (backend->warning);
+      backend->warning = shortfall;
+    }
   }
   if (self->plan == NULL || !cf_cpu_plan_matches (self->plan, spec, layout)) {
     cf_cpu_plan_free (self->plan);

@@ -38,6 +38,7 @@ struct _CfBackend
   CfBackendKind kind;
   char *description;
   char *plan;                   /* cf_backend_describe_plan (); backends set it */
+  char *warning;                /* cf_backend_take_warning (); backends set it */
   guint max_in_flight;
   /* Frames in flight, oldest at flights[head]; the ring's size is fixed,
    * whatever the limit, so a changed limit cannot shift a frame. */

@@ -84,6 +84,7 @@ cf_backend_free (CfBackend * backend)
   cf_backend_discard (backend, NULL);
   g_free (backend->description);
   g_free (backend->plan);
+  g_free (backend->warning);
   backend->klass->free (backend);
 }
 
@@ -103,6 +104,12 @@ const char *
 cf_backend_describe_plan (const CfBackend * backend)
 {
   return backend && backend->plan ? backend->plan : "none";
+}
+
+char *
+cf_backend_take_warning (CfBackend * backend)
+{
+  return backend ? g_steal_pointer (&backend->warning) : NULL;
 }
 
 void

@@ -75,6 +75,10 @@ void cf_backend_discard (CfBackend * backend, GDestroyNotify release);
  * the backend chose it once for them ("cpu", "fast separable 4x8-bit K=5
  * float", ...); "none" before the first frame. */
 const char *cf_backend_describe_plan (const CfBackend * backend);
+/* Something the user should hear about that did not stop the filtering
+ * (a CPU backend that started fewer threads than asked), each once, or
+ * NULL: g_free () it. */
+char *cf_backend_take_warning (CfBackend * backend);
 
 /* What a user needs to tell whether filtering keeps up. */
 typedef struct

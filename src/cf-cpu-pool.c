@@ -48,11 +48,13 @@ worker_main (gpointer arg)
 }
 
 CfCpuPool *
-cf_cpu_pool_new (int n_threads)
+cf_cpu_pool_new (int n_threads, char **shortfall)
 {
   CfCpuPool *pool = g_new0 (CfCpuPool, 1);
+  gboolean fault = g_strcmp0 (g_getenv ("CUDAFILTER_FAULT"), "threads") == 0;
   int i;
 
+  *shortfall = NULL;
   g_mutex_init (&pool->lock);
   g_cond_init (&pool->work);
   g_cond_init (&pool->done);
@@ -64,10 +66,17 @@ cf_cpu_pool_new (int n_threads)
 
     w->pool = pool;
     w->index = i;
-    t = g_thread_try_new ("cf-cpu", worker_main, w, &err);
+    if (fault) {
+      t = NULL;
+      g_set_error_literal (&err, G_THREAD_ERROR, G_THREAD_ERROR_AGAIN,
+          "injected fault (CUDAFILTER_FAULT=threads)");
+    } else {
+      t = g_thread_try_new ("cf-cpu", worker_main, w, &err);
+    }
     if (t == NULL) {
-      g_warning ("cudafilter: could only start %d of %d CPU threads (%s); "
-          "filtering with %d", i, n_threads, err->message, i);
+      *shortfall = g_strdup_printf ("Could only start %d of %d CPU "
+          "threads (%s): filtering on %d; a lower cpu-threads asks for fewer", i,
+          n_threads, err->message, i);
       g_error_free (err);
       g_free (w);
       break;

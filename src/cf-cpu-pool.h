@@ -14,9 +14,10 @@ typedef struct _CfCpuPool CfCpuPool;
 typedef void (*CfCpuJob) (gpointer data, int index, int n_parts);
 
 /* n_threads parts run at once, one of them on the calling thread.  Threads
- * that cannot start leave fewer parts (at least the calling thread), with a
- * warning. */
-CfCpuPool *cf_cpu_pool_new (int n_threads);
+ * that cannot start leave fewer parts (at least the calling thread), and
+ * *shortfall a sentence saying so (else NULL).  Test hook:
+ * CUDAFILTER_FAULT=threads, read here, fails every thread's start. */
+CfCpuPool *cf_cpu_pool_new (int n_threads, char **shortfall);
 int cf_cpu_pool_size (const CfCpuPool * pool);
 void cf_cpu_pool_run (CfCpuPool * pool, CfCpuJob job, gpointer data);
 void cf_cpu_pool_free (CfCpuPool * pool);

@@ -185,6 +185,52 @@ GST_START_TEST (test_box_values)
 
 GST_END_TEST;
 
+/* A CPU backend whose threads cannot start (CUDAFILTER_FAULT=threads fails
+ * every start) filters on the streaming thread: the box values above on
+ * every frame, one warning naming the threads, no error. */
+GST_START_TEST (test_threads_fault)
+{
+  const guint16 in[9] = { 10, 20, 30, 40, 50, 60, 70, 80, 95 };
+  const guint16 expect[9] = { 37, 40, 43, 47, 51, 54, 57, 61, 64 };
+  const gchar *p[] = { "filter", "box", "cpu-threads", "4", NULL };
+  GstBus *bus;
+  GstHarness *h;
+  GstVideoInfo info;
+  GstMessage *m;
+  int frame, i;
+
+  g_setenv ("CUDAFILTER_FAULT", "threads", TRUE);
+  h = make_harness (__i__, p, &bus);
+  set_caps (h, &info, "GRAY8", 3, 3);
+  for (frame = 0; frame < 3; frame++) {
+    GstVideoFrame f;
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, info.size, NULL), *res;
+
+    fail_unless (gst_video_frame_map (&f, &info, buf, GST_MAP_WRITE));
+    for (i = 0; i < 9; i++)
+      comp_set (&f, 0, i % 3, i / 3, in[i]);
+    gst_video_frame_unmap (&f);
+    res = push_pull (h, &info, buf, &f);
+    for (i = 0; i < 9; i++)
+      check_int (comp_get (&f, 0, i % 3, i / 3), expect[i],
+          "frame %d pixel %d", frame, i);
+    gst_video_frame_unmap (&f);
+    gst_buffer_unref (res);
+  }
+  g_unsetenv ("CUDAFILTER_FAULT");
+  m = pop_message (bus, GST_MESSAGE_WARNING);
+  fail_unless (m != NULL, "no warning when no CPU thread starts");
+  assert_message_mentions (m, "1 of 4", "threads", NULL);
+  gst_message_unref (m);
+  fail_unless (pop_message (bus, GST_MESSAGE_WARNING) == NULL,
+      "more than one warning");
+  fail_unless (pop_message (bus, GST_MESSAGE_ERROR) == NULL);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
 /* OpenCV's 3-tap sigma-1 Gaussian: exp(-x^2 / 2) normalised, in 1/256. */
 static void
 gaussian3_taps (int *taps)
@@ -382,6 +428,8 @@ add_backend_tests (TCase * tc, int backend)
   ADD_BACKEND_TEST (tc, test_gaussian_values, backend);
   ADD_BACKEND_TEST (tc, test_gaussian_borders, backend);
   ADD_BACKEND_TEST (tc, test_custom_values, backend);
+  if (backend == BACKEND_CPU)
+    ADD_BACKEND_TEST (tc, test_threads_fault, backend);
 }
 
 ELEMENT_TEST_MAIN (values);

@@ -276,11 +276,64 @@ test_fast_matches_reference (void)
   g_rand_free (rand);
 }
 
+/* Threads that cannot start (CUDAFILTER_FAULT=threads fails every start):
+ * the frame is filtered on the calling thread, the same bytes, and the
+ * backend says so once. */
+static void
+test_threads_fault (void)
+{
+  CfBackend *ref = cf_backend_new (CF_BACKEND_CPU_REFERENCE, -1, NULL);
+  CfBackend *fast;
+  GRand *rand = g_rand_new_with_seed (5);
+  int strides[CF_MAX_PLANES];
+  CfParams p;
+  CfSpec *spec;
+  CfLayout l;
+  Image in, want, got;
+  char *warning;
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_GAUSSIAN;
+  p.sigma = 1.0;
+  spec = cf_spec_new (&p, 1, NULL);
+  make_layout (&l, L_RGBA, 300, 7, 1, strides, 0);
+  image_init (&in, &l, strides);
+  image_init (&want, &l, strides);
+  image_init (&got, &l, strides);
+  fill_noise (&in, rand);
+  g_assert_true (cf_backend_process (ref, spec, &l, &in.frame, &want.frame,
+          NULL));
+
+  g_setenv ("CUDAFILTER_FAULT", "threads", TRUE);
+  fast = fast_backend (0, 4);
+  g_assert_true (cf_backend_process (fast, spec, &l, &in.frame, &got.frame,
+          NULL));
+  g_unsetenv ("CUDAFILTER_FAULT");
+  g_assert_cmpmem (got.data, got.bytes, want.data, want.bytes);
+  g_assert_nonnull (strstr (cf_backend_describe (fast), "(1 thread,"));
+  warning = cf_backend_take_warning (fast);
+  g_assert_nonnull (warning);
+  g_assert_nonnull (strstr (warning, "1 of 4"));
+  g_free (warning);
+  g_assert_true (cf_backend_process (fast, spec, &l, &in.frame, &got.frame,
+          NULL));
+  g_assert_null (cf_backend_take_warning (fast));
+
+  cf_backend_free (fast);
+  cf_backend_free (ref);
+  cf_spec_free (spec);
+  g_free (in.data);
+  g_free (want.data);
+  g_free (got.data);
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cpu-fast/matches-reference",
       test_fast_matches_reference);
+  g_test_add_func ("/cpu-fast/threads-fault", test_threads_fault);
   return g_test_run ();
 }
