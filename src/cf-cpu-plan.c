@@ -227,15 +227,17 @@ sum16_kind (const int *w, int n, int g, int n_terms)
   return 0;
 }
 
+/* Whether the n weights are equal and positive: after the common factor
+ * they are all 1, a plain running sum (negative ones would be -1). */
 static gboolean
-all_equal (const int *w, int n)
+all_equal_positive (const int *w, int n)
 {
   int i;
 
   for (i = 1; i < n; i++)
     if (w[i] != w[0])
       return FALSE;
-  return w[0] != 0;
+  return w[0] > 0;
 }
 
 /* Taps per kernel pass and the narrowest exact accumulator. */
@@ -273,7 +275,7 @@ make_taps (CfCpuPlan * plan, const CfSpec * spec)
     reach = kp->maxval * sum_abs (spec->dense, n) / g;
   }
   plan->v_uniform = kp->separable && kp->n_kernels == 1
-      && all_equal (spec->sep.col[0], kp->kh);
+      && all_equal_positive (spec->sep.col[0], kp->kh);
   /* The float path finishes in 32-bit integers. */
   if (reach < F32_EXACT && !kp->wide_acc && kp->shift <= 30)
     plan->acc = CF_CPU_ACC_F32;

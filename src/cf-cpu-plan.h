@@ -76,7 +76,7 @@ typedef struct
    * separable kernel, its row sums (dense: the whole sum) are exact modulo
    * 2^16 read as CF_CPU_SUM16_UNSIGNED or _SIGNED; 0 where they are not. */
   int sum16[2];
-  gboolean v_uniform;           /* one kernel, equal column weights: box */
+  gboolean v_uniform;           /* one kernel, equal positive column weights */
   int n_groups;
   CfCpuGroup groups[CF_MAX_CHANNELS];
   /* Per-thread scratch, in bytes from its start: the ring of loaded rows

@@ -53,6 +53,11 @@ static const Case cases[] = {
   {"custom-asym", CF_FILTER_CUSTOM, 1, 0, 0, "1 -2; 3 0.5", 1, 40, 0.7},
   {"custom-emboss", CF_FILTER_CUSTOM, 1, 0, 0, "-2 -1 0; -1 1 1; 0 1 2",
       1, 128},
+  /* Equal negative column weights: a box-like running sum must keep the
+   * sign. */
+  {"custom-negative", CF_FILTER_CUSTOM, 1, 0, 0, "1 2 1", -4, 255},
+  {"custom-negative-box", CF_FILTER_CUSTOM, 1, 0, 0, "1 1 1; 1 1 1; 1 1 1",
+      -9, 255},
   {"custom-zero", CF_FILTER_CUSTOM, 1, 0, 0, "0 0 0", 1, 9},
   {"custom-wide", CF_FILTER_CUSTOM, 1, 0, 0, "3 -1000 7; 1 2 1", 0.001},
   /* Sums beyond 2^53 for 16-bit samples: the 64-bit integer path. */
