@@ -73,9 +73,9 @@ typedef enum
 
 static const int sizes[][2] = {
   {1, 1}, {1, 6}, {5, 1}, {2, 3}, {7, 4}, {13, 11}, {37, 23}, {70, 9},
-  /* wider than a strip of columns (1024 samples); strips with no frame
-   * edge in them, read in place */
-  {300, 5}, {1031, 3}, {2100, 4},
+  /* wider than a strip of columns (1024 samples): strips with no frame
+   * edge in them (read in place) and a last one of 7 pixels */
+  {300, 5}, {2055, 3},
 };
 
 /* A layout of kind `k` for w x h; stride padding `pad` bytes per row. */
