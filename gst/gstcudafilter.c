@@ -398,7 +398,7 @@ gst_cuda_filter_finalize (GObject * object)
   clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
-  gst_clear_object (&self->cuda_context);
+  cudafilter_cuda_close (self);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }

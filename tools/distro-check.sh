@@ -240,7 +240,12 @@ host_main() {
     gst=$(chroot "$WORK" gst-inspect-1.0 --version |
       sed -n 's/.*version 1\.\([0-9]*\)\..*/1\1/p' | head -n 1)
     rt=$ROOT/.gpu$gst
-    "$runtime" "$WORK" "$rt" >>"$LOG" 2>&1 || fail "collecting the runtime"
+    # What the GPU suite runs: the pipelines' elements, the decoder case's
+    # demuxer and parsers, and the leaks tracer (coretracers).
+    "$runtime" "$WORK" "$rt" nvcodec coreelements coretracers videotestsrc \
+      app videoconvertscale imagefreeze rawparse debug png videofilter \
+      isomp4 videoparsersbad matroska >>"$LOG" 2>&1 ||
+      fail "collecting the runtime"
     tail -n 1 "$LOG"
     # Every program holds the same kernels: compressed together they are
     # small enough to carry.
