@@ -246,6 +246,17 @@ host_main() {
       app videoconvertscale imagefreeze rawparse debug png videofilter \
       isomp4 videoparsersbad matroska >>"$LOG" 2>&1 ||
       fail "collecting the runtime"
+    # The libraries the build's own programs need beyond the tools and
+    # plugins (libgstcontroller for the element tests, say), as the
+    # chroot's loader resolves them; glibc stays the host's.
+    for lib in $( (cd "$WORK" && find ".$SRC_IN/build-gpu" -name '*.p' \
+        -prune -o -type f -perm -u+x -print) | sed 's/^\.//' |
+        while read -r prog; do chroot "$WORK" ldd "$prog" 2>/dev/null; done |
+        awk '/=> \//{print $3}' | sort -u |
+        grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so'); do
+      [ -e "$rt/lib/$(basename "$lib")" ] ||
+        cp -L "$WORK$lib" "$rt/lib/$(basename "$lib")"
+    done
     tail -n 1 "$LOG"
     # Every program holds the same kernels: compressed together they are
     # small enough to carry.
