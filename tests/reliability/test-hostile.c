@@ -808,8 +808,13 @@ set_one_property (PropThread * t, guint which)
     g_usleep (g_rand_int_range (t->rand, 0, 3000));
     g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
     g_object_get (e, "kernel", &kernel, NULL);
-    if (kernel == NULL)         /* refused (with the scale now set) */
+    /* Refused (with the scale now set): no kernel, or the blank one. */
+    if (kernel == NULL || *g_strstrip (kernel) == '\0') {
+      /* A box of the size set may be refused too (an even one): 3x3 is
+       * not.  The change ends complete: a restart must not meet it. */
+      g_object_set (e, "kernel-size", 3, NULL);
       gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
+    }
     g_free (kernel);
     g_mutex_unlock (&half_made_change);
     t->changes++;
