@@ -128,8 +128,8 @@ watched_context (gint * freed)
 {
   GstCudaContext *ctx = gst_cuda_context_new (0);
 
-  fail_unless (ctx != NULL, "no GstCudaContext on the stub device: is "
-      "LD_LIBRARY_PATH at tests/nodevice and CF_STUB_DEVICES=1?");
+  fail_unless (ctx != NULL, "no GstCudaContext on device 0 (without a GPU: "
+      "is LD_LIBRARY_PATH at tests/nodevice and CF_STUB_DEVICES=1?)");
   *freed = FALSE;
   g_object_weak_ref (G_OBJECT (ctx), note_freed, freed);
   return ctx;

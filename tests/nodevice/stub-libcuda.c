@@ -7,13 +7,13 @@
  *
  * CF_STUB_DEVICES=N (N > 0) gives the entry points found by name, the ones
  * libgstcuda-1.0 uses, N devices that hold contexts and nothing else:
- * cuInit, the device queries, and creating, destroying, pushing and popping
- * contexts succeed (each context a heap block, so a use after its
- * destruction shows under valgrind); memory, streams, modules and the rest
- * answer CUDA_ERROR_NOT_SUPPORTED.  GstCudaContext and context sharing then
- * run for real with no GPU.  The CUDA runtime, which finds the driver
- * through cuGetProcAddress and would need a real one to run kernels, still
- * sees no device.
+ * cuInit, the device queries, creating, destroying, pushing and popping
+ * contexts and their limits succeed (each context a heap block, so a use
+ * after its destruction shows under valgrind); memory, streams, modules and
+ * the rest answer CUDA_ERROR_NOT_SUPPORTED.  GstCudaContext and context
+ * sharing then run for real with no GPU.  The CUDA runtime, which finds the
+ * driver through cuGetProcAddress and would need a real one to run
+ * kernels, still sees no device.
  *
  * CF_STUB_TRACE=1 prints each entry point the first time it is asked for. */
 #include <stdio.h>
@@ -368,6 +368,33 @@ cuCtxSynchronize (void)
   return depth > 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
+/* GStreamer 1.26 reads and sets the GPU threads' stack size. */
+static size_t limits[16];
+
+EXPORT CUresult
+cuCtxGetLimit (size_t *value, int limit)
+{
+  if (value == NULL || limit < 0 || limit >= 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (depth == 0)
+    return initialised ? CUDA_ERROR_INVALID_CONTEXT :
+        CUDA_ERROR_NOT_INITIALIZED;
+  *value = limits[limit] ? limits[limit] : 1024;
+  return CUDA_SUCCESS;
+}
+
+EXPORT CUresult
+cuCtxSetLimit (int limit, size_t value)
+{
+  if (limit < 0 || limit >= 16)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (depth == 0)
+    return initialised ? CUDA_ERROR_INVALID_CONTEXT :
+        CUDA_ERROR_NOT_INITIALIZED;
+  limits[limit] = value;
+  return CUDA_SUCCESS;
+}
+
 /* ---- everything else ---- */
 
 /* Before a successful cuInit nothing works; after it, only the above. */
@@ -441,8 +468,6 @@ cuGetProcAddress_v2 (const char *symbol, void **pfn, int version,
 #define STUB(name) EXPORT CUresult name (void) { return unavailable (); }
 STUB (cuCtxDisablePeerAccess)
 STUB (cuCtxEnablePeerAccess)
-STUB (cuCtxGetLimit)
-STUB (cuCtxSetLimit)
 STUB (cuDestroyExternalMemory)
 STUB (cuDestroyExternalSemaphore)
 STUB (cuDevicePrimaryCtxRelease_v2)

@@ -808,12 +808,18 @@ set_one_property (PropThread * t, guint which)
     g_usleep (g_rand_int_range (t->rand, 0, 3000));
     g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
     g_object_get (e, "kernel", &kernel, NULL);
-    /* Refused (with the scale now set): no kernel, or the blank one. */
+    /* Refused, with the scale, divisor or offset set: those of a plain
+     * sum take it.  The change ends complete: no later filter=custom and
+     * no restart may meet a missing kernel (a pipeline's start has no
+     * model). */
     if (kernel == NULL || *g_strstrip (kernel) == '\0') {
-      /* A box of the size set may be refused too (an even one): 3x3 is
-       * not.  The change ends complete: a restart must not meet it. */
-      g_object_set (e, "kernel-size", 3, NULL);
-      gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
+      g_free (kernel);
+      g_object_set (e, "scale", 1.0, "divisor", 0.0, "offset", 0.0, "kernel",
+          "1 2 1; 2 4 2; 1 2 1", NULL);
+      g_object_get (e, "kernel", &kernel, NULL);
+      if (kernel == NULL)
+        die ("%s refused the kernel 1 2 1; 2 4 2; 1 2 1 with scale 1",
+            GST_OBJECT_NAME (e));
     }
     g_free (kernel);
     g_mutex_unlock (&half_made_change);
