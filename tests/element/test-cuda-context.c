@@ -93,22 +93,19 @@ gate_release (void)
 }
 
 /* libgstcuda logs there in GStreamer's "GST_CONTEXT" category (1.22) or
- * its own "cudautils" (later versions). */
+ * its own "cudautils" (later versions).  (hold_at_log is installed once,
+ * in main: GStreamer keeps the lists of log functions it replaces.) */
 static void
 gate_install (void)
 {
   gst_debug_set_active (TRUE);
   gst_debug_set_threshold_for_name ("GST_CONTEXT", GST_LEVEL_LOG);
   gst_debug_set_threshold_for_name ("cudautils", GST_LEVEL_LOG);
-  gst_debug_remove_log_function (gst_debug_log_default);
-  gst_debug_add_log_function (hold_at_log, &gate, NULL);
 }
 
 static void
 gate_remove (void)
 {
-  gst_debug_remove_log_function (hold_at_log);
-  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
   gst_debug_unset_threshold_for_name ("GST_CONTEXT");
   gst_debug_unset_threshold_for_name ("cudautils");
 }
@@ -331,6 +328,8 @@ main (int argc, char **argv)
   gst_check_init (&argc, &argv);
   g_mutex_init (&gate.lock);
   g_cond_init (&gate.cond);
+  gate.released = TRUE;         /* holds nothing until armed */
+  gst_debug_add_log_function (hold_at_log, &gate, NULL);
   if (!stub_device_found ()) {
     g_printerr ("libgstcuda finds no CUDA device: run with LD_LIBRARY_PATH "
         "at the stub driver library (build/tests/nodevice) and "
