@@ -268,13 +268,9 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* Replaces the backend by a CUDA backend made in the element's context
- * (now set), the old one living in `old_ctx` (NULL: the device's primary
- * context).  The old one is freed, in its own context, only once the new
- * one exists; when making it fails the element keeps its old context and
- * backend and posts an error, so no call ever finds the backend gone. */
-static gboolean
-move_backend (GstCudaFilter * self, GstCudaContext * old_ctx, gint device_id)
+gboolean
+gst_cuda_filter_stream_move_backend (GstCudaFilter * self,
+    GstCudaContext * old_ctx, gint device_id)
 {
   CfBackend *backend = NULL;
   GError *err = NULL;
@@ -343,7 +339,7 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
   old_ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
   cudafilter_cuda_set_context_object (self, ctx);
   gst_object_unref (ctx);
-  ok = move_backend (self, old_ctx, -1);
+  ok = gst_cuda_filter_stream_move_backend (self, old_ctx, -1);
   gst_clear_object (&old_ctx);
   if (!ok)
     return GST_FLOW_ERROR;
@@ -377,7 +373,8 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return TRUE;
   if (!cudafilter_cuda_open (self, gst_cuda_filter_get_device_id (self)))
     return TRUE;                /* no context: CUDA memory through the host */
-  return move_backend (self, NULL, gst_cuda_filter_get_device_id (self));
+  return gst_cuda_filter_stream_move_backend (self, NULL,
+      gst_cuda_filter_get_device_id (self));
 }
 
 GstFlowReturn
