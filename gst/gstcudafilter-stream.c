@@ -173,6 +173,43 @@ drain (GstCudaFilter * self)
   return ret;
 }
 
+/* Pausing: every sink downstream waits for a new buffer to preroll on, and
+ * the frames held in flight may be the only ones that come (upstream done
+ * for now, or a tee blocked by a branch that prerolled already).  They
+ * leave from a thread of GStreamer's pool, under the sink pad's stream
+ * lock as the streaming thread pushes them (and so never beside it), and
+ * may wait there in the sink's preroll as that thread would; a flush or a
+ * stop releases them.  Nothing to do once the pad is flushing: the flush
+ * or stop discards the frames. */
+static void
+release_held (GstElement * element, gpointer unused)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (element);
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+  gboolean flushing;
+
+  GST_PAD_STREAM_LOCK (sinkpad);
+  GST_OBJECT_LOCK (sinkpad);
+  flushing = GST_PAD_IS_FLUSHING (sinkpad);
+  GST_OBJECT_UNLOCK (sinkpad);
+  if (!flushing && cf_backend_in_flight (self->backend) > 0) {
+    GST_DEBUG_OBJECT (self, "paused: %u frame(s) in flight leave now",
+        cf_backend_in_flight (self->backend));
+    drain (self);
+  }
+  GST_PAD_STREAM_UNLOCK (sinkpad);
+}
+
+GstStateChangeReturn
+gst_cuda_filter_stream_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    gst_element_call_async (element, release_held, NULL, NULL);
+  return GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->
+      change_state (element, transition);
+}
+
 /* Says once, and again when it changes, where the frames are read and
  * written: CUDA memory read through the host costs two copies a frame. */
 static void
@@ -449,6 +486,17 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
 
   if (cudafilter_cuda_handle_query (self, query))
     return TRUE;
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+      GST_QUERY_ALLOCATION) {
+    /* It may renegotiate, and so drain (set_caps): under the stream lock,
+     * like every other user of the frames in flight (release_held). */
+    gboolean ok;
+
+    GST_PAD_STREAM_LOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
+    ok = PARENT_CLASS->query (trans, direction, query);
+    GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
+    return ok;
+  }
   if (!PARENT_CLASS->query (trans, direction, query))
     return FALSE;
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)

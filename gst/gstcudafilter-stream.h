@@ -18,6 +18,8 @@ gboolean gst_cuda_filter_stream_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 gboolean gst_cuda_filter_stream_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
+GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
+    element, GstStateChange transition);
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 

@@ -341,6 +341,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->sink_event =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_query);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_change_state);
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_transform_frame);
 
