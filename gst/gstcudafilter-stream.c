@@ -173,14 +173,17 @@ drain (GstCudaFilter * self)
   return ret;
 }
 
-/* Pausing: every sink downstream waits for a new buffer to preroll on, and
- * the frames held in flight may be the only ones that come (upstream done
- * for now, or a tee blocked by a branch that prerolled already).  They
- * leave from a thread of GStreamer's pool, under the sink pad's stream
- * lock as the streaming thread pushes them (and so never beside it), and
- * may wait there in the sink's preroll as that thread would; a flush or a
- * stop releases them.  Nothing to do once the pad is flushing: the flush
- * or stop discards the frames. */
+/* Frames stay in flight only while PLAYING.  Below, every sink downstream
+ * waits for a buffer to preroll on, and a frame held may be the only one
+ * that comes: upstream done for now, or a tee blocked by a branch that
+ * prerolled already (its queue holds the allocation query of a
+ * renegotiation until PLAYING).  A held frame then stops the preroll, so
+ * in PAUSED each frame leaves as soon as it is done, and those held when
+ * the element pauses leave at once: from a thread of GStreamer's pool,
+ * under the sink pad's stream lock as the streaming thread pushes them
+ * (and so never beside it), waiting in the sink's preroll as that thread
+ * would; a flush or a stop releases them.  Nothing to do once the pad is
+ * flushing: the flush or stop discards the frames. */
 static void
 release_held (GstElement * element, gpointer unused)
 {
@@ -204,8 +207,14 @@ GstStateChangeReturn
 gst_cuda_filter_stream_change_state (GstElement * element,
     GstStateChange transition)
 {
-  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+  GstCudaFilter *self = GST_CUDA_FILTER (element);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    g_atomic_int_set (&self->playing, TRUE);
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) {
+    g_atomic_int_set (&self->playing, FALSE);
     gst_element_call_async (element, release_held, NULL, NULL);
+  }
   return GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->
       change_state (element, transition);
 }
@@ -452,7 +461,8 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
    * the pipeline's state lock waiting for the streaming thread, which waits
    * in the sink's preroll for the state change the lock blocks). */
   in_flight = cf_backend_in_flight (self->backend);
-  if (in_flight > 0 && (!self->prerolled || in_flight >= MAX (self->depth, 1))) {
+  if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
+          || in_flight >= MAX (self->depth, 1))) {
     self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
   }

@@ -54,6 +54,8 @@ struct _GstCudaFilter
                                  * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
+  gint playing;                 /* frames may stay in flight: PLAYING
+                                 * (atomic, set by change_state) */
   GstCudaContext *cuda_context; /* shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read

@@ -62,13 +62,17 @@ GST_START_TEST (test_pause_with_frames_in_flight_prerolls)
 
   fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
-  for (i = 0; i < FRAMES; i++)
-    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
-            frame (i)), GST_FLOW_OK);
+  /* One frame to preroll on, the others once PLAYING (below it, frames
+   * leave as soon as they are done). */
+  fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+          frame (0)), GST_FLOW_OK);
   fail_unless_equals_int (gst_element_get_state (pipe, NULL, NULL,
           10 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
-  /* The first frame at once (the preroll), then one for each frame past
-   * DEPTH in flight. */
+  for (i = 1; i < FRAMES; i++)
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            frame (i)), GST_FLOW_OK);
+  /* The first frame (the preroll), then one for each frame past DEPTH in
+   * flight. */
   for (i = 0; i < 500 && g_atomic_int_get (&out) < FRAMES - DEPTH + 1; i++)
     g_usleep (10000);
   fail_unless_equals_int (g_atomic_int_get (&out), FRAMES - DEPTH + 1);
