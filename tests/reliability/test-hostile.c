@@ -1515,13 +1515,19 @@ pipeline_build (Episode * ep)
   }
 }
 
+/* PLAYING with nothing pending: a flushing seek leaves the pipeline
+ * prerolling again, and an EOS sent then deadlocks in GStreamer whatever the
+ * elements (basesrc's send_event waits, under the pipeline's state lock, for
+ * the streaming thread, which waits in the sink's preroll for the state
+ * change that lock holds up), so the steps that send one wait first. */
 static gboolean
 pipeline_playing (Episode * ep)
 {
-  GstState cur = GST_STATE_NULL;
+  GstState cur = GST_STATE_NULL, pending = GST_STATE_NULL;
 
-  gst_element_get_state (ep->pipe, &cur, NULL, 0);
-  return cur == GST_STATE_PLAYING;
+  return gst_element_get_state (ep->pipe, &cur, &pending, 0) ==
+      GST_STATE_CHANGE_SUCCESS && cur == GST_STATE_PLAYING
+      && pending == GST_STATE_VOID_PENDING;
 }
 
 static void
