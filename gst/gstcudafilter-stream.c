@@ -499,12 +499,21 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
       GST_QUERY_ALLOCATION) {
     /* It may renegotiate, and so drain (set_caps): under the stream lock,
-     * like every other user of the frames in flight (release_held). */
-    gboolean ok;
+     * like every other user of the frames in flight (release_held).  Not
+     * once the pad is flushing: a stop may be under way, which the base
+     * class runs after waiting for that lock, and an answer in parallel
+     * puts the base class's allocation query back after the stop cleared
+     * it (leaked, its pool and caps with it, if the element is freed). */
+    GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+    gboolean ok = FALSE, flushing;
 
-    GST_PAD_STREAM_LOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
-    ok = PARENT_CLASS->query (trans, direction, query);
-    GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
+    GST_PAD_STREAM_LOCK (sinkpad);
+    GST_OBJECT_LOCK (sinkpad);
+    flushing = GST_PAD_IS_FLUSHING (sinkpad);
+    GST_OBJECT_UNLOCK (sinkpad);
+    if (!flushing)
+      ok = PARENT_CLASS->query (trans, direction, query);
+    GST_PAD_STREAM_UNLOCK (sinkpad);
     return ok;
   }
   if (!PARENT_CLASS->query (trans, direction, query))
