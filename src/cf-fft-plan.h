@@ -68,6 +68,12 @@ gboolean cf_fft_spec_eligible (const CfSpec * spec);
 gboolean cf_fft_plan_geometry (const CfSpec * spec, const CfChannel * channels,
     int n_channels, CfFftGeometry * geom);
 
+/* The same with transform sides of at most max_side (the CPU path keeps
+ * its tiles in cache). */
+gboolean cf_fft_plan_geometry_max (const CfSpec * spec,
+    const CfChannel * channels, int n_channels, int max_side,
+    CfFftGeometry * geom);
+
 /* The decision for one spec and layout: TRUE (with geom filled) when
  * `method` sends it through FFTs. */
 gboolean cf_fft_decide (CfConvMethod method, const CfSpec * spec,

@@ -1,0 +1,105 @@
+/* cudafilter engine: FFTW opened with GModule, as cuFFT is (cf-cufft.c):
+ * no link-time dependency, so the plugin loads where libfftw3 is not
+ * installed. */
+#include "config.h"
+
+#include <gmodule.h>
+
+#include "cf-fftw.h"
+
+static CfFftw api;
+static const CfFftw *loaded;
+static char *status;
+static GMutex planner;
+
+static gboolean
+load_symbols (GModule * module, char **missing)
+{
+  /* Symbol names and slots, in CfFftw's order. */
+  static const char *names[] = { "fftw_plan_dft_r2c_2d",
+    "fftw_plan_dft_c2r_2d", "fftw_execute_dft_r2c", "fftw_execute_dft_c2r",
+    "fftw_destroy_plan", "fftw_malloc", "fftw_free"
+  };
+  gpointer *slots = (gpointer *) & api;
+
+  G_STATIC_ASSERT (sizeof (api) == G_N_ELEMENTS (names) * sizeof (gpointer));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    if (!g_module_symbol (module, names[i], &slots[i]) || slots[i] == NULL) {
+      *missing = g_strdup (names[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Tries one file name; TRUE when it is a usable FFTW. */
+static gboolean
+try_open (const char *name, GString * tried)
+{
+  GModule *module = g_module_open (name, G_MODULE_BIND_LAZY |
+      G_MODULE_BIND_LOCAL);
+  char *missing = NULL;
+
+  if (module == NULL) {
+    g_string_append_printf (tried, "%s%s", tried->len ? "; " : "",
+        g_module_error ());
+    return FALSE;
+  }
+  if (!load_symbols (module, &missing)) {
+    g_string_append_printf (tried, "%s%s has no %s", tried->len ? "; " : "",
+        name, missing);
+    g_free (missing);
+    g_module_close (module);
+    return FALSE;
+  }
+  /* Kept open for the life of the process. */
+  g_module_make_resident (module);
+  return TRUE;
+}
+
+static gpointer
+load_once (gpointer data)
+{
+  static const char *sonames[] = { "libfftw3.so.3", "libfftw3.so" };
+  const char *chosen = g_getenv ("CUDAFILTER_FFTW");
+  GString *tried = g_string_new (NULL);
+
+  if (chosen != NULL && *chosen != '\0') {
+    if (try_open (chosen, tried))
+      status = g_strdup (chosen);
+  } else {
+    for (guint s = 0; s < G_N_ELEMENTS (sonames) && status == NULL; s++)
+      if (try_open (sonames[s], tried))
+        status = g_strdup (sonames[s]);
+  }
+  if (status != NULL)
+    loaded = &api;
+  else
+    status = g_strdup_printf ("no FFTW 3 library could be opened (%s)",
+        tried->str);
+  g_string_free (tried, TRUE);
+  return NULL;
+}
+
+const CfFftw *
+cf_fftw_get (const char **why)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  g_once (&once, load_once, NULL);
+  if (why)
+    *why = status;
+  return loaded;
+}
+
+void
+cf_fftw_lock (void)
+{
+  g_mutex_lock (&planner);
+}
+
+void
+cf_fftw_unlock (void)
+{
+  g_mutex_unlock (&planner);
+}
