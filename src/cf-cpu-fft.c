@@ -215,7 +215,11 @@ pad_tile (const CfCpuFft * fft, const CfFrame * in, int c, int tx, int ty,
   const int *xm = fft->xmap[c] + tx * t->step_x;
   const int *ym = fft->ymap[c] + ty * t->step_y;
   const double outside = fft->kp.border_value - t->centre;
+  const int centre = t->centre, w = t->fft_w;
   const int plain8 = cf_sample_is_plain (ch, 1), ps = ch->pixel_stride;
+  /* Tiles inside the channel's columns read their rows straight. */
+  const int x0 = tx * t->step_x - fft->kp.ax;
+  const gboolean inside = x0 >= 0 && x0 + t->fft_w <= ch->width;
 
   for (int j = 0; j < t->fft_h; j++) {
     double *row = real + (gsize) j * t->fft_w;
@@ -227,7 +231,12 @@ pad_tile (const CfCpuFft * fft, const CfFrame * in, int c, int tx, int ty,
       continue;
     }
     src = sample_at (in, ch, 0, ym[j]);
-    if (plain8) {
+    if (plain8 && inside) {
+      const guint8 *p = src + (gsize) x0 * ps;
+
+      for (int i = 0; i < w; i++)
+        row[i] = (double) (p[(gsize) i * ps] - centre);
+    } else if (plain8) {
       for (int i = 0; i < t->fft_w; i++)
         row[i] = xm[i] < 0 ? outside :
             (double) (src[(gsize) xm[i] * ps] - t->centre);
@@ -238,6 +247,14 @@ pad_tile (const CfCpuFft * fft, const CfFrame * in, int c, int tx, int ty,
             - t->centre);
     }
   }
+}
+
+/* The nearest integer to v (ties to even, as rint), for |v| < 2^51, which
+ * the error bound implies: adding 1.5 * 2^52 leaves no fraction bits. */
+static inline long long
+nearest (double v)
+{
+  return (long long) ((v + 0x1.8p52) - 0x1.8p52);
 }
 
 /* The exact sums of tile (tx, ty) of channel job c, post-processed as the
@@ -252,19 +269,31 @@ store_tile (const CfCpuFft * fft, const CfFrame * out, int c, int tx, int ty,
   int w = MIN (t->step_x, ch->width - x0), h = MIN (t->step_y,
       ch->height - y0);
 
+  const CfKernelParams *kp = &fft->kp;
+  const int ps = ch->pixel_stride;
+  const gboolean linear8 = kp->op == CF_OP_LINEAR
+      && cf_sample_is_plain (ch, 1);
+
+  /* Within the bound the nearest integer is the exact sum of the centred
+   * samples; the centring comes back as an integer.  LINEAR and ABS do not
+   * read the source sample. */
   for (int j = 0; j < h; j++) {
     const double *row = real + (gsize) j * t->fft_w;
     guint8 *dst = (guint8 *) sample_at (out, ch, x0, y0 + j);
 
-    for (int i = 0; i < w; i++) {
-      /* Within the bound the nearest integer is the exact sum of the
-       * centred samples; the centring comes back as an integer.  LINEAR
-       * and ABS do not read the source sample. */
-      long long acc = llrint (row[i]) + t->centre_sum;
+    if (linear8) {
+      /* Locals: the byte stores may alias any field. */
+      const long long cs = t->centre_sum, bias = kp->bias;
+      const int shift = kp->shift, maxval = kp->maxval;
 
-      cf_sample_write (dst + (gsize) i * ch->pixel_stride, ch,
-          cf_post (&fft->kp, acc, 0, 0));
+      for (int i = 0; i < w; i++)
+        dst[(gsize) i * ps] = (guint8) cf_post_linear (nearest (row[i]) + cs,
+            shift, bias, maxval);
+      continue;
     }
+    for (int i = 0; i < w; i++)
+      cf_sample_write (dst + (gsize) i * ps, ch,
+          cf_post (kp, nearest (row[i]) + t->centre_sum, 0, 0));
   }
 }
 
