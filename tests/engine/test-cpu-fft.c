@@ -1,6 +1,6 @@
 /* The CPU backend's FFT path (FFTW) against the reference CPU backend, byte
  * for byte: dense kernels from 7x7 to the largest allowed, every border,
- * 8- and 16-bit samples, GRAY, RGBA (alpha copied), planar with a filled
+ * the linear and the absolute post steps, 8- and 16-bit samples, GRAY, RGBA (alpha copied), planar with a filled
  * plane, odd sizes, frames cut into several tiles, padded strides, 1 to 3
  * threads.  Every case asserts that the FFT path was taken, so a silent
  * fall back to the direct path cannot pass for it; and that it is not
@@ -173,7 +173,7 @@ test_matches_reference (void)
     double divisor, offset;
   } kernels[] = {
     {7, 7, -6, 10, 0, 0},
-    {5, 9, -3, 4, 8, 40},       /* asymmetric, negative sums */
+    {5, 9, -3, 4, 7, 40},       /* asymmetric, fractional, negative sums */
     {15, 15, 0, 9, 0, 0},
     {63, 63, -2, 5, 0, 3},      /* the largest allowed */
   };
@@ -222,6 +222,44 @@ test_matches_reference (void)
   g_test_message ("%u frames through FFTs identical to the reference", n);
   for (int t = 1; t <= 3; t++)
     cf_backend_free (be[t]);
+  cf_backend_free (ref);
+  g_rand_free (rand);
+}
+
+/* The absolute post step (Laplacian 7x7, dense, with scale and offset):
+ * every border, both sample sizes, every layout. */
+static void
+test_abs_post (void)
+{
+  CfBackend *ref = cf_backend_new (CF_BACKEND_CPU_REFERENCE, -1, NULL);
+  CfBackend *be = fft_backend ("fft", 2);
+  GRand *rand = g_rand_new_with_seed (11);
+
+  for (int sb = 1; sb <= 2; sb++) {
+    for (int border = CF_BORDER_REFLECT101; border <= CF_BORDER_CONSTANT;
+        border++) {
+      CfParams p;
+      CfSpec *spec;
+
+      cf_params_init (&p);
+      p.filter = CF_FILTER_LAPLACIAN;
+      p.kernel_size = 7;
+      p.scale = 0.37;
+      p.offset = -5;
+      p.border = border;
+      p.border_value = sb == 1 ? 3 : 60000;
+      spec = cf_spec_new (&p, sb, NULL);
+      g_assert_nonnull (spec);
+      g_assert_cmpint (spec->kp.op, ==, CF_OP_ABS);
+      for (int k = 0; k < L_N; k++)
+        for (guint s = 2; s < G_N_ELEMENTS (sizes); s++)
+          g_assert_true (check_frame (be, ref, spec, k, sizes[s][0],
+                  sizes[s][1], sb, (int) (s % 2) * 2 * sb, rand,
+                  "laplacian 7"));
+      cf_spec_free (spec);
+    }
+  }
+  cf_backend_free (be);
   cf_backend_free (ref);
   g_rand_free (rand);
 }
@@ -305,6 +343,7 @@ main (int argc, char **argv)
     return 77;
   }
   g_test_add_func ("/cpu-fft/matches-reference", test_matches_reference);
+  g_test_add_func ("/cpu-fft/abs-post", test_abs_post);
   g_test_add_func ("/cpu-fft/bound-fails", test_bound_fails);
   g_test_add_func ("/cpu-fft/methods", test_methods);
   return g_test_run ();
