@@ -1,18 +1,23 @@
 #!/bin/sh
 # Times the CPU backend's direct row kernels against its FFT path (FFTW)
 # on one thread, for custom (dense, random) kernels of growing size on
-# 1080p RGBA and GRAY8 frames, and prints where the FFT starts to win: the
-# value for CF_CPU_FFT_CROSSOVER_AREA in src/cf-cpu-fft.h.  Figures are
+# 1080p RGBA and GRAY8 frames, and prints where the FFT starts to win: a
+# random matrix's direct cost is its area (no weights pair up), so that is
+# the value for CF_CPU_FFT_CROSSOVER_COST in src/cf-cpu-fft.h, to be
+# refined with non-square --kernel matrices between the sizes.  Figures are
 # the process's CPU milliseconds per frame (steadier than wall time on a
 # shared machine; one thread, so the same work).
 #   bench/cpu-fft-crossover.sh BUILDDIR [FRAMES] [WxH]
 # SIZES="3 5 ..." overrides the kernel sizes (ascending), FORMATS the
-# formats (default "rgba gray8").
+# formats (default "rgba gray8"), DIVISOR the custom divisor (default 0:
+# the kernel's sum, so the weights are scaled and the direct path sums in
+# doubles; a power of two such as 64 keeps integer weights and float sums).
 B=${1:-build}/bench/cudafilter-cpu-bench
 N=${2:-5}
 S=${3:-1920x1080}
 SIZES=${SIZES:-"3 5 7 9 11 13 15 19 23 31 47 63"}
 FORMATS=${FORMATS:-"rgba gray8"}
+DIVISOR=${DIVISOR:-0}
 set -e
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -21,7 +26,8 @@ for f in $FORMATS; do
   for k in $SIZES; do
     echo "$f kernel ${k}x${k} ..." >&2
     "$B" --filter custom --kernel-size "$k" --size "$S" --format "$f" \
-        --threads 1 --frames "$N" --convolution direct,fft >> "$out"
+        --threads 1 --frames "$N" --divisor "$DIVISOR" \
+        --convolution direct,fft >> "$out"
   done
 done
 # the plan each FFT run took, by format and size
@@ -76,6 +82,6 @@ END {
       worst = cross * cross
   }
   if (worst)
-    printf "\nCF_CPU_FFT_CROSSOVER_AREA: %d (the larger of the formats)\n", worst
+    printf "\nCF_CPU_FFT_CROSSOVER_COST: at most %d (the larger of the formats)\n", worst
 }' "$out"
 rm -f "$out.tiles"

@@ -31,6 +31,7 @@ static int opt_kernel_size = 0;
 static int opt_frames = 50;
 static gboolean opt_reference = FALSE;
 static char *opt_convolution = NULL;
+static double opt_divisor = 0.0;
 
 static GOptionEntry entries[] = {
   {"filter", 0, 0, G_OPTION_ARG_STRING, &opt_filter,
@@ -45,6 +46,8 @@ static GOptionEntry entries[] = {
   {"frames", 0, 0, G_OPTION_ARG_INT, &opt_frames, "timed frames", "N"},
   {"reference", 0, 0, G_OPTION_ARG_NONE, &opt_reference,
       "also time the reference backend", NULL},
+  {"divisor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_divisor,
+      "custom divisor (0 = the kernel's sum)", "D"},
   {"convolution", 0, 0, G_OPTION_ARG_STRING, &opt_convolution,
       "comma-separated methods: auto, direct, fft (default auto)", "LIST"},
   {NULL}
@@ -161,6 +164,7 @@ main (int argc, char **argv)
       && opt_kernel_size > 0)
     kernel = random_kernel (opt_kernel_size);
   params.kernel = kernel ? kernel : opt_kernel;
+  params.divisor = opt_divisor;
   spec = cf_spec_new (&params, 1, &err);
   if (spec == NULL) {
     fprintf (stderr, "%s\n", err->message);

@@ -162,7 +162,8 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     self->plan = cf_cpu_plan_new (spec, layout);
 #ifdef HAVE_FFTW
     cf_cpu_fft_free (self->fft);
-    self->fft = cf_cpu_fft_new (self->method, spec, layout, NULL);
+    self->fft = cf_cpu_fft_new (self->method, spec, layout, self->plan,
+        NULL);
     cf_backend_take_plan_name (backend, self->fft ?
         g_strdup (cf_cpu_fft_describe (self->fft)) : NULL);
 #endif

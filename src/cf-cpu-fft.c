@@ -89,9 +89,16 @@ cf_cpu_fft_reserve (CfCpuFft * fft, int n_parts)
   }
 }
 
+int
+cf_cpu_fft_direct_cost (const CfCpuPlan * direct)
+{
+  /* 64-bit integer multiplies are several times a float lane's. */
+  return direct->dense.n * (direct->acc == CF_CPU_ACC_I64 ? 4 : 1);
+}
+
 CfCpuFft *
 cf_cpu_fft_new (CfConvMethod method, const CfSpec * spec,
-    const CfLayout * layout, const char **why)
+    const CfLayout * layout, const CfCpuPlan * direct, const char **why)
 {
   const CfFftw *fftw = cf_fftw_get (why);
   CfFftGeometry geom;
@@ -116,7 +123,7 @@ cf_cpu_fft_new (CfConvMethod method, const CfSpec * spec,
     return NULL;
   }
   if (method == CF_CONV_AUTO
-      && spec->kp.kw * spec->kp.kh < CF_CPU_FFT_CROSSOVER_AREA) {
+      && cf_cpu_fft_direct_cost (direct) < CF_CPU_FFT_CROSSOVER_COST) {
     *why = "kernel below the crossover";
     return NULL;
   }

@@ -9,14 +9,20 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-fft-plan.h"
+#include "cf-cpu-plan.h"
 
 G_BEGIN_DECLS
 
-/* Kernel area (kw * kh) from which `auto` takes the FFT path on the CPU:
- * where one thread's FFT time first drops below the direct row kernels'
- * for 1080p RGBA and GRAY8, measured by bench/cpu-fft-crossover.sh (see
+/* The direct path's cost is its terms per sample (mirrored equal weights
+ * paired: a symmetric 7x7 Laplacian has 25, a random 7x7 matrix 49), more
+ * for 64-bit sums; `auto` takes the FFT path from this cost on: where one
+ * thread's FFT time first drops below the direct row kernels' for 1080p
+ * RGBA and GRAY8, measured by bench/cpu-fft-crossover.sh (see
  * bench/README.md).  Update it from that script's output. */
-#define CF_CPU_FFT_CROSSOVER_AREA 121
+#define CF_CPU_FFT_CROSSOVER_COST 36
+
+/* The cost above for a direct plan of a dense kernel. */
+int cf_cpu_fft_direct_cost (const CfCpuPlan * direct);
 
 /* Largest transform side: a tile and its spectrum (8 MB at 512 x 512)
  * stay in the caches of one core. */
@@ -25,10 +31,11 @@ G_BEGIN_DECLS
 typedef struct _CfCpuFft CfCpuFft;
 
 /* The FFT path for one (spec, layout), plans made, when `method` sends it
- * there and the error bound holds; NULL for the direct path, with *why
- * (may be NULL; a static string) saying why. */
+ * there (`auto`: when the direct plan costs more than the crossover) and
+ * the error bound holds; NULL for the direct path, with *why (may be NULL;
+ * a static string) saying why. */
 CfCpuFft *cf_cpu_fft_new (CfConvMethod method, const CfSpec * spec,
-    const CfLayout * layout, const char **why);
+    const CfLayout * layout, const CfCpuPlan * direct, const char **why);
 void cf_cpu_fft_free (CfCpuFft * fft);
 
 /* Buffers for n_parts parts run at once: made here, not per frame. */

@@ -4,13 +4,15 @@
  * plane, odd sizes, frames cut into several tiles, padded strides, 1 to 3
  * threads.  Every case asserts that the FFT path was taken, so a silent
  * fall back to the direct path cannot pass for it; and that it is not
- * taken where the error bound fails or below the crossover. */
+ * taken where the error bound fails or below the crossover (a cost of the
+ * direct plan, checked on hand-counted terms). */
 #include "config.h"
 
 #include <string.h>
 #include "cf-spec.h"
 #include "cf-backend.h"
 #include "cf-cpu-fft.h"
+#include "cf-cpu-plan.h"
 
 typedef enum
 {
@@ -281,8 +283,12 @@ test_bound_fails (void)
 
   g_assert_true (spec->kp.wide_acc);
 
+  CfCpuPlan *direct;
+
   make_layout (&l, L_GRAY, 40, 30, 2, 0, strides);
-  g_assert_null (cf_cpu_fft_new (CF_CONV_FFT, spec, &l, &why));
+  direct = cf_cpu_plan_new (spec, &l);
+  g_assert_null (cf_cpu_fft_new (CF_CONV_FFT, spec, &l, direct, &why));
+  cf_cpu_plan_free (direct);
   g_assert_cmpstr (why, ==, "no tile size keeps the error bound");
   g_assert_false (check_frame (be, ref, spec, L_GRAY, 40, 30, 2, 0, rand,
           "beyond the bound"));
@@ -293,8 +299,47 @@ test_bound_fails (void)
   g_rand_free (rand);
 }
 
-/* `auto` takes the FFT path from CF_CPU_FFT_CROSSOVER_AREA taps, `direct`
- * never, and each is still the reference's bytes. */
+static int
+direct_cost (const CfSpec * spec, LayoutKind k)
+{
+  CfLayout l;
+  int strides[CF_MAX_PLANES], cost;
+  CfCpuPlan *direct;
+
+  make_layout (&l, k, 50, 40, spec->kp.sample_bytes, 0, strides);
+  direct = cf_cpu_plan_new (spec, &l);
+  cost = cf_cpu_fft_direct_cost (direct);
+  cf_cpu_plan_free (direct);
+  return cost;
+}
+
+/* The direct cost counts terms: a 7x7 Laplacian's weights are point
+ * symmetric (24 pairs and the centre), a random matrix's are not. */
+static void
+test_direct_cost (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  GRand *rand = g_rand_new_with_seed (8);
+  char *text = kernel_text (7, 7, 1, 1000, rand);
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_LAPLACIAN;
+  p.kernel_size = 7;
+  spec = cf_spec_new (&p, 1, NULL);
+  g_assert_cmpint (direct_cost (spec, L_GRAY), ==, 25);
+  cf_spec_free (spec);
+  /* 49 distinct weights (a repeat would pair only if point-mirrored). */
+  spec = custom_spec (text, 0, 0, CF_BORDER_REFLECT101, 1);
+  g_assert_cmpint (direct_cost (spec, L_RGBA), >=, 45);
+  cf_spec_free (spec);
+  g_free (text);
+  g_rand_free (rand);
+}
+
+/* `auto` takes the FFT path from a direct cost of
+ * CF_CPU_FFT_CROSSOVER_COST, `direct` never, and each is still the
+ * reference's bytes. */
 static void
 test_methods (void)
 {
@@ -302,20 +347,23 @@ test_methods (void)
   CfBackend *autob = fft_backend ("auto", 1), *direct = fft_backend ("direct",
       1);
   GRand *rand = g_rand_new_with_seed (5);
-  int side = 1;
-  char *small, *large;
-  CfSpec *below, *above;
+  CfSpec *below = NULL, *above = NULL;
 
-  while ((side + 2) * (side + 2) < CF_CPU_FFT_CROSSOVER_AREA)
-    side += 2;
-  small = kernel_text (side, side, 0, 5, rand);
-  large = kernel_text (side + 2, side + 2, 0, 5, rand);
-  below = custom_spec (small, 0, 0, CF_BORDER_REPLICATE, 1);
-  above = custom_spec (large, 0, 0, CF_BORDER_REPLICATE, 1);
-  g_assert_cmpint (below->kp.kw * below->kp.kh, <,
-      CF_CPU_FFT_CROSSOVER_AREA);
-  g_assert_cmpint (above->kp.kw * above->kp.kh, >=,
-      CF_CPU_FFT_CROSSOVER_AREA);
+  /* Random square kernels of growing size: the last below the crossover
+   * and the first at it. */
+  for (int side = 1; above == NULL; side += 2) {
+    char *text = kernel_text (side, side, 1, 1000, rand);
+    CfSpec *spec = custom_spec (text, 0, 0, CF_BORDER_REPLICATE, 1);
+
+    g_free (text);
+    if (direct_cost (spec, L_RGBA) >= CF_CPU_FFT_CROSSOVER_COST) {
+      above = spec;
+    } else {
+      cf_spec_free (below);
+      below = spec;
+    }
+  }
+  g_assert_nonnull (below);
 
   g_assert_false (check_frame (autob, ref, below, L_RGBA, 50, 40, 1, 0,
           rand, "auto below"));
@@ -325,8 +373,6 @@ test_methods (void)
           rand, "direct"));
   cf_spec_free (below);
   cf_spec_free (above);
-  g_free (small);
-  g_free (large);
   cf_backend_free (autob);
   cf_backend_free (direct);
   cf_backend_free (ref);
@@ -345,6 +391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu-fft/matches-reference", test_matches_reference);
   g_test_add_func ("/cpu-fft/abs-post", test_abs_post);
   g_test_add_func ("/cpu-fft/bound-fails", test_bound_fails);
+  g_test_add_func ("/cpu-fft/direct-cost", test_direct_cost);
   g_test_add_func ("/cpu-fft/methods", test_methods);
   return g_test_run ();
 }
