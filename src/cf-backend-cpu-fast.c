@@ -39,21 +39,6 @@ typedef struct
 
 static const CfBackendClass cpu_fast_class;
 
-/* CUDAFILTER_CPU_CONVOLUTION=auto|direct|fft, read when a backend is
- * created, as CUDAFILTER_CONVOLUTION is for the CUDA backend. */
-static CfConvMethod
-cpu_conv_method (void)
-{
-  const char *text = g_getenv ("CUDAFILTER_CPU_CONVOLUTION");
-  CfConvMethod method;
-
-  if (cf_conv_method_parse (text, &method))
-    return method;
-  g_warning ("CUDAFILTER_CPU_CONVOLUTION=\"%s\" is not one of auto, direct "
-      "or fft; using auto", text);
-  return CF_CONV_AUTO;
-}
-
 CfCpuBandFunc
 cf_cpu_band_func (const char **name)
 {
@@ -212,7 +197,8 @@ cf_backend_cpu_new (GError ** error)
   self->parent.klass = &cpu_fast_class;
   self->parent.kind = CF_BACKEND_CPU;
   self->band = cf_cpu_band_func (&self->isa);
-  self->method = cpu_conv_method ();
+  /* As CUDAFILTER_CONVOLUTION chooses for the CUDA backend. */
+  self->method = cf_conv_method_from_env ("CUDAFILTER_CPU_CONVOLUTION");
   describe (self, threads_for (0));
   return &self->parent;
 }

@@ -61,6 +61,19 @@ cf_conv_method_name (CfConvMethod method)
   }
 }
 
+CfConvMethod
+cf_conv_method_from_env (const char *name)
+{
+  const char *text = g_getenv (name);
+  CfConvMethod method;
+
+  if (cf_conv_method_parse (text, &method))
+    return method;
+  g_warning ("%s=\"%s\" is not one of auto, direct or fft; using auto",
+      name, text);
+  return CF_CONV_AUTO;
+}
+
 gboolean
 cf_fft_size_is_smooth (int n)
 {

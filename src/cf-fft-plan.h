@@ -45,6 +45,9 @@ typedef struct
 /* "auto", "direct" or "fft" (case-insensitive; NULL or "" is auto). */
 gboolean cf_conv_method_parse (const char *text, CfConvMethod * method);
 const char *cf_conv_method_name (CfConvMethod method);
+/* The method the environment variable `name` gives (auto when unset);
+ * another value warns and gives auto. */
+CfConvMethod cf_conv_method_from_env (const char *name);
 
 /* n has no prime factor above 7 (cuFFT's fast radices). */
 gboolean cf_fft_size_is_smooth (int n);

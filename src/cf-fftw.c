@@ -3,58 +3,27 @@
  * installed. */
 #include "config.h"
 
-#include <gmodule.h>
-
 #include "cf-fftw.h"
+#include "cf-module.h"
 
 static CfFftw api;
 static const CfFftw *loaded;
 static char *status;
 static GMutex planner;
 
-static gboolean
-load_symbols (GModule * module, char **missing)
-{
-  /* Symbol names and slots, in CfFftw's order. */
-  static const char *names[] = { "fftw_plan_dft_r2c_2d",
-    "fftw_plan_dft_c2r_2d", "fftw_execute_dft_r2c", "fftw_execute_dft_c2r",
-    "fftw_destroy_plan", "fftw_malloc", "fftw_free"
-  };
-  gpointer *slots = (gpointer *) & api;
-
-  G_STATIC_ASSERT (sizeof (api) == G_N_ELEMENTS (names) * sizeof (gpointer));
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    if (!g_module_symbol (module, names[i], &slots[i]) || slots[i] == NULL) {
-      *missing = g_strdup (names[i]);
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
+/* Symbol names, in CfFftw's order. */
+static const char *const names[] = { "fftw_plan_dft_r2c_2d",
+  "fftw_plan_dft_c2r_2d", "fftw_execute_dft_r2c", "fftw_execute_dft_c2r",
+  "fftw_destroy_plan", "fftw_malloc", "fftw_free"
+};
 
 /* Tries one file name; TRUE when it is a usable FFTW. */
 static gboolean
 try_open (const char *name, GString * tried)
 {
-  GModule *module = g_module_open (name, G_MODULE_BIND_LAZY |
-      G_MODULE_BIND_LOCAL);
-  char *missing = NULL;
-
-  if (module == NULL) {
-    g_string_append_printf (tried, "%s%s", tried->len ? "; " : "",
-        g_module_error ());
-    return FALSE;
-  }
-  if (!load_symbols (module, &missing)) {
-    g_string_append_printf (tried, "%s%s has no %s", tried->len ? "; " : "",
-        name, missing);
-    g_free (missing);
-    g_module_close (module);
-    return FALSE;
-  }
-  /* Kept open for the life of the process. */
-  g_module_make_resident (module);
-  return TRUE;
+  G_STATIC_ASSERT (sizeof (api) == G_N_ELEMENTS (names) * sizeof (gpointer));
+  return cf_module_open (name, names, G_N_ELEMENTS (names),
+      (gpointer *) & api, tried);
 }
 
 static gpointer
