@@ -20,6 +20,7 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-backend.h"
+#include "bench-kernel.h"
 
 static char *opt_filter = (char *) "gaussian";
 static char *opt_format = (char *) "rgba";
@@ -63,24 +64,6 @@ static const struct
   {"laplacian", CF_FILTER_LAPLACIAN}, {"sharpen", CF_FILTER_SHARPEN},
   {"custom", CF_FILTER_CUSTOM},
 };
-
-/* "N x N" random integers, fixed content, normalised by their sum by the
- * custom filter: dense, since a random matrix is not separable (as
- * cudafilter-bench's). */
-static char *
-random_kernel (int n)
-{
-  GString *s = g_string_new (NULL);
-  GRand *rand = g_rand_new_with_seed (n);
-
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++)
-      g_string_append_printf (s, "%d ", g_rand_int_range (rand, -6, 10));
-    g_string_append (s, j < n - 1 ? ";" : "");
-  }
-  g_rand_free (rand);
-  return g_string_free (s, FALSE);
-}
 
 static int
 cmp_double (const void *a, const void *b)
