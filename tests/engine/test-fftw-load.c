@@ -59,6 +59,7 @@ filter_large_kernel (void)
   return fft;
 }
 
+#ifdef HAVE_FFTW
 static void
 expect_unavailable (const char *library, const char *reason_part)
 {
@@ -78,6 +79,7 @@ expect_unavailable (const char *library, const char *reason_part)
   g_test_trap_subprocess (NULL, 0, 0);
   g_test_trap_assert_passed ();
 }
+#endif
 
 static void
 test_missing_file (void)
