@@ -774,6 +774,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
       && cf_cuda_fft_unavailable () != NULL)
     GST_INFO_OBJECT (self, "large dense kernels run the direct path: %s",
         cf_cuda_fft_unavailable ());
+  if (cf_backend_kind (self->backend) == CF_BACKEND_CPU
+      && cf_cpu_fft_unavailable () != NULL)
+    GST_INFO_OBJECT (self, "large dense kernels run the direct path: %s",
+        cf_cpu_fft_unavailable ());
   return TRUE;
 }
 

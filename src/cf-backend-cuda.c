@@ -107,14 +107,7 @@ leave_device (const CfBackendCuda * self, int previous)
 static CfConvMethod
 read_method (void)
 {
-  const char *text = g_getenv ("CUDAFILTER_CONVOLUTION");
-  CfConvMethod method;
-
-  if (cf_conv_method_parse (text, &method))
-    return method;
-  g_warning ("CUDAFILTER_CONVOLUTION=\"%s\" is not one of auto, direct or "
-      "fft; using auto", text);
-  return CF_CONV_AUTO;
+  return cf_conv_method_from_env ("CUDAFILTER_CONVOLUTION");
 }
 
 static const char *

@@ -89,13 +89,14 @@ inside() {
   esac
 }
 
-# The installed plugin names no toolkit library and has no RUNPATH.
+# The installed plugin names no toolkit library, nor FFTW (both are opened
+# at run time), and has no RUNPATH.
 check_loader() {
   local bad
   ldd "$1"
-  bad=$(ldd "$1" | grep -E 'libcufft|libcudart|/usr/local/cuda|nvidia-cuda' ||
-    true)
-  [ -z "$bad" ] || { echo "toolkit libraries in $1: $bad"; return 1; }
+  bad=$(ldd "$1" |
+    grep -E 'libcufft|libcudart|/usr/local/cuda|nvidia-cuda|libfftw3' || true)
+  [ -z "$bad" ] || { echo "run-time libraries linked in $1: $bad"; return 1; }
   ! readelf -d "$1" | grep -E 'RPATH|RUNPATH' ||
     { echo "$1 has a RUNPATH"; return 1; }
 }
