@@ -41,6 +41,19 @@ OPS = {
 }
 
 
+def dense(n):
+    """A random n x n matrix normalised by its sum (dense: filter2D goes
+    through its DFT from 11x11 on), as cudafilter-cpu-bench --kernel-size
+    makes for custom."""
+    k = np.random.default_rng(n).integers(-6, 10, (n, n)).astype(np.float32)
+    k /= k.sum()
+    return lambda s, d: cv2.filter2D(s, -1, k, dst=d)
+
+
+for _n in (7, 15, 31, 63):
+    OPS['custom-dense-%d' % _n] = dense(_n)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--op', choices=sorted(OPS), required=True)

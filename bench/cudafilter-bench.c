@@ -22,6 +22,7 @@
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
 #endif
+#include "bench-kernel.h"
 
 #define PITCH_ALIGN 256
 
@@ -195,23 +196,6 @@ method_step (CfConvMethod method, KernelStep * ks, const char **why)
   *why = "built without cuFFT";
 #endif
   return method == CF_CONV_FFT ? NULL : kernel_step;
-}
-
-/* "N x N" random integers, fixed content, normalised by their sum by the
- * custom filter: dense, since a random matrix is not separable. */
-static char *
-random_kernel (int n)
-{
-  GString *s = g_string_new (NULL);
-  GRand *rand = g_rand_new_with_seed (n);
-
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++)
-      g_string_append_printf (s, "%d ", g_rand_int_range (rand, -6, 10));
-    g_string_append (s, j < n - 1 ? ";" : "");
-  }
-  g_rand_free (rand);
-  return g_string_free (s, FALSE);
 }
 
 typedef struct

@@ -5,8 +5,12 @@
  *   cudafilter-cpu-bench --filter gaussian --sigma 2 --size 1920x1080 \
  *       --format rgba --threads 1,2 --reference
  *
- * Prints one "csv," line per backend and thread count:
- * csv,backend,filter,format,size,threads,wall_ms,cpu_ms */
+ * --convolution direct,fft times the fast backend once per method (as
+ * CUDAFILTER_CPU_CONVOLUTION sets it); a custom filter without --kernel
+ * gets a random dense --kernel-size matrix.
+ *
+ * Prints one "csv," line per backend, method and thread count:
+ * csv,backend,filter,format,size,threads,wall_ms,cpu_ms,method,kernel_size */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -16,6 +20,7 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-backend.h"
+#include "bench-kernel.h"
 
 static char *opt_filter = (char *) "gaussian";
 static char *opt_format = (char *) "rgba";
@@ -26,6 +31,8 @@ static double opt_sigma = 1.0;
 static int opt_kernel_size = 0;
 static int opt_frames = 50;
 static gboolean opt_reference = FALSE;
+static char *opt_convolution = NULL;
+static double opt_divisor = 0.0;
 
 static GOptionEntry entries[] = {
   {"filter", 0, 0, G_OPTION_ARG_STRING, &opt_filter,
@@ -40,6 +47,10 @@ static GOptionEntry entries[] = {
   {"frames", 0, 0, G_OPTION_ARG_INT, &opt_frames, "timed frames", "N"},
   {"reference", 0, 0, G_OPTION_ARG_NONE, &opt_reference,
       "also time the reference backend", NULL},
+  {"divisor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_divisor,
+      "custom divisor (0 = the kernel's sum)", "D"},
+  {"convolution", 0, 0, G_OPTION_ARG_STRING, &opt_convolution,
+      "comma-separated methods: auto, direct, fft (default auto)", "LIST"},
   {NULL}
 };
 
@@ -110,7 +121,8 @@ main (int argc, char **argv)
   CfFrame in = { {NULL} }, out = { {NULL} };
   int w, h, samples, i;
   gsize bytes;
-  gchar **threads;
+  gchar **threads, **methods;
+  char *kernel = NULL;
   guint f;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -131,7 +143,11 @@ main (int argc, char **argv)
   params.filter = filters[f].filter;
   params.sigma = opt_sigma;
   params.kernel_size = opt_kernel_size;
-  params.kernel = opt_kernel;
+  if (params.filter == CF_FILTER_CUSTOM && opt_kernel == NULL
+      && opt_kernel_size > 0)
+    kernel = random_kernel (opt_kernel_size);
+  params.kernel = kernel ? kernel : opt_kernel;
+  params.divisor = opt_divisor;
   spec = cf_spec_new (&params, 1, &err);
   if (spec == NULL) {
     fprintf (stderr, "%s\n", err->message);
@@ -161,27 +177,35 @@ main (int argc, char **argv)
 
     printf ("%-10s %s %s %-10s %8.2f ms/frame wall, %8.2f ms cpu\n",
         "reference", opt_filter, opt_format, opt_size, ms, cpu);
-    printf ("csv,reference,%s,%s,%s,1,%.3f,%.3f\n", opt_filter, opt_format,
-        opt_size, ms, cpu);
+    printf ("csv,reference,%s,%s,%s,1,%.3f,%.3f,direct,%d\n", opt_filter,
+        opt_format, opt_size, ms, cpu, spec->kp.kw);
     cf_backend_free (ref);
   }
   threads = g_strsplit (opt_threads, ",", -1);
-  for (i = 0; threads[i]; i++) {
-    CfBackend *be = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
-    int n = atoi (threads[i]);
-    double ms, cpu;
+  methods = g_strsplit (opt_convolution ? opt_convolution : "auto", ",", -1);
+  for (int m = 0; methods[m]; m++) {
+    for (i = 0; threads[i]; i++) {
+      CfBackend *be;
+      int n = atoi (threads[i]);
+      double ms, cpu;
 
-    cf_backend_set_cpu_threads (be, n);
-    ms = time_backend (be, spec, &layout, &in, &out, &cpu);
-    printf ("%-10s %s %s %-10s %8.2f ms/frame wall, %8.2f ms cpu (%s)\n",
-        "cpu", opt_filter, opt_format, opt_size, ms, cpu,
-        cf_backend_describe (be));
-    printf ("csv,cpu,%s,%s,%s,%d,%.3f,%.3f\n", opt_filter, opt_format,
-        opt_size, n, ms, cpu);
-    cf_backend_free (be);
+      g_setenv ("CUDAFILTER_CPU_CONVOLUTION", methods[m], TRUE);
+      be = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
+      g_unsetenv ("CUDAFILTER_CPU_CONVOLUTION");
+      cf_backend_set_cpu_threads (be, n);
+      ms = time_backend (be, spec, &layout, &in, &out, &cpu);
+      printf ("%-10s %s %s %-10s %8.2f ms/frame wall, %8.2f ms cpu (%s; %s)\n",
+          "cpu", opt_filter, opt_format, opt_size, ms, cpu,
+          cf_backend_describe (be), cf_backend_describe_plan (be));
+      printf ("csv,cpu,%s,%s,%s,%d,%.3f,%.3f,%s,%d\n", opt_filter, opt_format,
+          opt_size, n, ms, cpu, methods[m], spec->kp.kw);
+      cf_backend_free (be);
+    }
   }
+  g_strfreev (methods);
   g_strfreev (threads);
   cf_spec_free (spec);
+  g_free (kernel);
   g_free (in.data[0]);
   g_free (out.data[0]);
   g_option_context_free (ctx);

@@ -361,6 +361,11 @@ cudafilter_cuda_set_context_object (GstCudaFilter * self,
   old = self->cuda_context;
   self->cuda_context = context ? gst_object_ref (context) : NULL;
   GST_OBJECT_UNLOCK (self);
+#if GST_CHECK_VERSION(1, 24, 0)
+  /* The stream lives in the context it was made in. */
+  if (context != old)
+    gst_clear_cuda_stream (&self->cuda_stream);
+#endif
   /* Outside the lock: the last unref may run the context's dispose. */
   gst_clear_object (&old);
 }
@@ -502,6 +507,31 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
   return TRUE;
 }
 
+#if GST_CHECK_VERSION(1, 24, 0)
+/* Outputs from a pool without a stream of its own carry the element's:
+ * the engine orders that stream after each frame's writes, so a CUDA
+ * element downstream waits on exactly this work (gst_cuda_memory_sync)
+ * instead of a whole context.  A downstream pool's own stream is kept, and
+ * ordered the same way. */
+static void
+tag_pool_stream (GstCudaFilter * self, GstStructure * config)
+{
+  GstCudaStream *stream = gst_buffer_pool_config_get_cuda_stream (config);
+
+  if (stream != NULL) {
+    gst_cuda_stream_unref (stream);
+    return;
+  }
+  if (self->cuda_stream == NULL)
+    self->cuda_stream = gst_cuda_stream_new (self->cuda_context);
+  if (self->cuda_stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, self->cuda_stream);
+  else
+    GST_WARNING_OBJECT (self, "no CUDA stream of its own: outputs carry "
+        "the default stream");
+}
+#endif
+
 gboolean
 cudafilter_cuda_decide_allocation (GstCudaFilter * self,
     GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
@@ -529,6 +559,9 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   /* No maximum: frames in flight hold outputs until they are pushed. */
   gst_buffer_pool_config_set_params (config, caps, info->size, min, 0);
+#if GST_CHECK_VERSION(1, 24, 0)
+  tag_pool_stream (self, config);
+#endif
   if (!gst_buffer_pool_set_config (pool, config)) {
     GST_WARNING_OBJECT (self, "CUDA pool refused its configuration");
     gst_object_unref (pool);

@@ -186,6 +186,52 @@ drain (GstCudaFilter * self)
   return ret;
 }
 
+/* Frames stay in flight only while PLAYING.  Below, every sink downstream
+ * waits for a buffer to preroll on, and a frame held may be the only one
+ * that comes: upstream done for now, or a tee blocked by a branch that
+ * prerolled already (its queue holds the allocation query of a
+ * renegotiation until PLAYING).  A held frame then stops the preroll, so
+ * in PAUSED each frame leaves as soon as it is done, and those held when
+ * the element pauses leave at once: from a thread of GStreamer's pool,
+ * under the sink pad's stream lock as the streaming thread pushes them
+ * (and so never beside it), waiting in the sink's preroll as that thread
+ * would; a flush or a stop releases them.  Nothing to do once the pad is
+ * flushing: the flush or stop discards the frames. */
+static void
+release_held (GstElement * element, gpointer unused)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (element);
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+  gboolean flushing;
+
+  GST_PAD_STREAM_LOCK (sinkpad);
+  GST_OBJECT_LOCK (sinkpad);
+  flushing = GST_PAD_IS_FLUSHING (sinkpad);
+  GST_OBJECT_UNLOCK (sinkpad);
+  if (!flushing && cf_backend_in_flight (self->backend) > 0) {
+    GST_DEBUG_OBJECT (self, "paused: %u frame(s) in flight leave now",
+        cf_backend_in_flight (self->backend));
+    drain (self);
+  }
+  GST_PAD_STREAM_UNLOCK (sinkpad);
+}
+
+GstStateChangeReturn
+gst_cuda_filter_stream_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (element);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    g_atomic_int_set (&self->playing, TRUE);
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) {
+    g_atomic_int_set (&self->playing, FALSE);
+    gst_element_call_async (element, release_held, NULL, NULL);
+  }
+  return GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->
+      change_state (element, transition);
+}
+
 /* Says once, and again when it changes, where the frames are read and
  * written: CUDA memory read through the host costs two copies a frame. */
 static void
@@ -282,13 +328,9 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* Replaces the backend by a CUDA backend made in the element's context
- * (now set), the old one living in `old_ctx` (NULL: the device's primary
- * context).  The old one is freed, in its own context, only once the new
- * one exists; when making it fails the element keeps its old context and
- * backend and posts an error, so no call ever finds the backend gone. */
-static gboolean
-move_backend (GstCudaFilter * self, GstCudaContext * old_ctx, gint device_id)
+gboolean
+gst_cuda_filter_stream_move_backend (GstCudaFilter * self,
+    GstCudaContext * old_ctx, gint device_id)
 {
   CfBackend *backend = NULL;
   GError *err = NULL;
@@ -357,7 +399,7 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
   old_ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
   cudafilter_cuda_set_context_object (self, ctx);
   gst_object_unref (ctx);
-  ok = move_backend (self, old_ctx, -1);
+  ok = gst_cuda_filter_stream_move_backend (self, old_ctx, -1);
   gst_clear_object (&old_ctx);
   if (!ok)
     return GST_FLOW_ERROR;
@@ -391,7 +433,8 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     return TRUE;
   if (!cudafilter_cuda_open (self, gst_cuda_filter_get_device_id (self)))
     return TRUE;                /* no context: CUDA memory through the host */
-  return move_backend (self, NULL, gst_cuda_filter_get_device_id (self));
+  return gst_cuda_filter_stream_move_backend (self, NULL,
+      gst_cuda_filter_get_device_id (self));
 }
 
 GstFlowReturn
@@ -432,7 +475,8 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
    * the pipeline's state lock waiting for the streaming thread, which waits
    * in the sink's preroll for the state change the lock blocks). */
   in_flight = cf_backend_in_flight (self->backend);
-  if (in_flight > 0 && (!self->prerolled || in_flight >= MAX (self->depth, 1))) {
+  if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
+          || in_flight >= MAX (self->depth, 1))) {
     self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
   }
@@ -466,6 +510,26 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
 
   if (cudafilter_cuda_handle_query (self, query))
     return TRUE;
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
+      GST_QUERY_ALLOCATION) {
+    /* It may renegotiate, and so drain (set_caps): under the stream lock,
+     * like every other user of the frames in flight (release_held).  Not
+     * once the pad is flushing: a stop may be under way, which the base
+     * class runs after waiting for that lock, and an answer in parallel
+     * puts the base class's allocation query back after the stop cleared
+     * it (leaked, its pool and caps with it, if the element is freed). */
+    GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+    gboolean ok = FALSE, flushing;
+
+    GST_PAD_STREAM_LOCK (sinkpad);
+    GST_OBJECT_LOCK (sinkpad);
+    flushing = GST_PAD_IS_FLUSHING (sinkpad);
+    GST_OBJECT_UNLOCK (sinkpad);
+    if (!flushing)
+      ok = PARENT_CLASS->query (trans, direction, query);
+    GST_PAD_STREAM_UNLOCK (sinkpad);
+    return ok;
+  }
   if (!PARENT_CLASS->query (trans, direction, query))
     return FALSE;
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)

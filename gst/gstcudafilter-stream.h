@@ -18,11 +18,22 @@ gboolean gst_cuda_filter_stream_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 gboolean gst_cuda_filter_stream_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query);
+GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
+    element, GstStateChange transition);
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
 /* Waits for and drops every pending frame (flush, stop). */
 void gst_cuda_filter_stream_discard (GstCudaFilter * self);
+
+/* Replaces the backend by a CUDA backend made in the element's context
+ * (now set), the old one living in `old_ctx` (NULL: the device's primary
+ * context).  The old one is freed, in its own context, only once the new
+ * one exists; when making it fails the element keeps its old context and
+ * backend and posts an error, so no call ever finds the backend gone.
+ * Frames in flight must have been drained. */
+gboolean gst_cuda_filter_stream_move_backend (GstCudaFilter * self,
+    GstCudaContext * old_ctx, gint device_id);
 
 G_END_DECLS
 

@@ -341,6 +341,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->sink_event =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_sink_event);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_query);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_change_state);
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_transform_frame);
 
@@ -398,7 +400,7 @@ gst_cuda_filter_finalize (GObject * object)
   clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
-  gst_clear_object (&self->cuda_context);
+  cudafilter_cuda_close (self);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -772,6 +774,10 @@ gst_cuda_filter_start (GstBaseTransform * trans)
       && cf_cuda_fft_unavailable () != NULL)
     GST_INFO_OBJECT (self, "large dense kernels run the direct path: %s",
         cf_cuda_fft_unavailable ());
+  if (cf_backend_kind (self->backend) == CF_BACKEND_CPU
+      && cf_cpu_fft_unavailable () != NULL)
+    GST_INFO_OBJECT (self, "large dense kernels run the direct path: %s",
+        cf_cpu_fft_unavailable ());
   return TRUE;
 }
 

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
  * cudafilter-cuda-memory.c, which builds without libgstcuda too, looks
  * inside. */
 typedef struct _GstCudaContext GstCudaContext;
+typedef struct _GstCudaStream GstCudaStream;
 
 #define GST_TYPE_CUDA_FILTER (gst_cuda_filter_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
@@ -53,11 +54,17 @@ struct _GstCudaFilter
                                  * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
+  gint playing;                 /* frames may stay in flight: PLAYING
+                                 * (atomic, set by change_state) */
   GstCudaContext *cuda_context; /* shared with the neighbours
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read
                                  * with a reference off this thread */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
+  GstCudaStream *cuda_stream;   /* the element's own stream in that context
+                                 * (GStreamer >= 1.24), which its output
+                                 * pool's memories carry; NULL until an
+                                 * output pool is decided */
   gint memory_path;             /* last (input, output) on device, for logs */
 };
 

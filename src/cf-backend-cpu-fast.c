@@ -3,11 +3,19 @@
  * (cf-backend-cpu.c) with exact sums in the narrowest type that holds them
  * (cf-cpu-plan.c), vectorised row kernels picked for the machine
  * (cf-cpu-rows.c), and the rows of every plane split into bands over
- * threads started once (cf-cpu-pool.c).  Frames are filtered synchronously
+ * threads started once (cf-cpu-pool.c); large dense kernels through FFTs
+ * where that is exact (cf-cpu-fft.c, as CUDAFILTER_CPU_CONVOLUTION and the
+ * measured crossover choose).  Frames are filtered synchronously
  * in process(): a frame in flight is one being filtered by the pool. */
+#include "config.h"
+
 #include "cf-backend-private.h"
 #include "cf-cpu-plan.h"
 #include "cf-cpu-pool.h"
+#include "cf-fft-plan.h"
+#ifdef HAVE_FFTW
+#include "cf-cpu-fft.h"
+#endif
 
 typedef struct
 {
@@ -17,6 +25,10 @@ typedef struct
   CfCpuBandFunc band;
   const char *isa;
   CfCpuPlan *plan;              /* for the last (spec, layout) */
+  CfConvMethod method;          /* CUDAFILTER_CPU_CONVOLUTION */
+#ifdef HAVE_FFTW
+  CfCpuFft *fft;                /* plan's (spec, layout) through FFTs */
+#endif
   guint8 *scratch_mem[CF_CPU_MAX_THREADS];
   guint8 *scratch[CF_CPU_MAX_THREADS];  /* 64-byte aligned */
   gsize scratch_len;
@@ -109,6 +121,16 @@ run_part (gpointer data, int index, int n_parts)
   }
 }
 
+#ifdef HAVE_FFTW
+static void
+run_fft_part (gpointer data, int index, int n_parts)
+{
+  CfCpuFastBackend *self = data;
+
+  cf_cpu_fft_run (self->fft, self->in, self->out, index, n_parts);
+}
+#endif
+
 static gboolean
 cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
@@ -129,12 +151,25 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
   if (self->plan == NULL || !cf_cpu_plan_matches (self->plan, spec, layout)) {
     cf_cpu_plan_free (self->plan);
     self->plan = cf_cpu_plan_new (spec, layout);
+#ifdef HAVE_FFTW
+    cf_cpu_fft_free (self->fft);
+    self->fft = cf_cpu_fft_new (self->method, spec, layout, self->plan,
+        NULL);
+    cf_backend_take_plan_name (backend, self->fft ?
+        g_strdup (cf_cpu_fft_describe (self->fft)) : NULL);
+#endif
   }
   ensure_scratch (self, cf_cpu_pool_size (self->pool),
       self->plan->scratch_bytes);
   self->in = in;
   self->out = out;
-  cf_cpu_pool_run (self->pool, run_part, self);
+#ifdef HAVE_FFTW
+  if (self->fft != NULL) {
+    cf_cpu_fft_reserve (self->fft, cf_cpu_pool_size (self->pool));
+    cf_cpu_pool_run (self->pool, run_fft_part, self);
+  } else
+#endif
+    cf_cpu_pool_run (self->pool, run_part, self);
   self->in = self->out = NULL;
   return TRUE;
 }
@@ -147,6 +182,9 @@ cpu_fast_free (CfBackend * backend)
 
   cf_cpu_pool_free (self->pool);
   cf_cpu_plan_free (self->plan);
+#ifdef HAVE_FFTW
+  cf_cpu_fft_free (self->fft);
+#endif
   for (i = 0; i < CF_CPU_MAX_THREADS; i++)
     g_free (self->scratch_mem[i]);
   g_free (self);
@@ -165,6 +203,8 @@ cf_backend_cpu_new (GError ** error)
   self->parent.klass = &cpu_fast_class;
   self->parent.kind = CF_BACKEND_CPU;
   self->band = cf_cpu_band_func (&self->isa);
+  /* As CUDAFILTER_CONVOLUTION chooses for the CUDA backend. */
+  self->method = cf_conv_method_from_env ("CUDAFILTER_CPU_CONVOLUTION");
   describe (self, threads_for (0));
   return &self->parent;
 }

@@ -107,14 +107,7 @@ leave_device (const CfBackendCuda * self, int previous)
 static CfConvMethod
 read_method (void)
 {
-  const char *text = g_getenv ("CUDAFILTER_CONVOLUTION");
-  CfConvMethod method;
-
-  if (cf_conv_method_parse (text, &method))
-    return method;
-  g_warning ("CUDAFILTER_CONVOLUTION=\"%s\" is not one of auto, direct or "
-      "fft; using auto", text);
-  return CF_CONV_AUTO;
+  return cf_conv_method_from_env ("CUDAFILTER_CONVOLUTION");
 }
 
 static const char *
@@ -381,6 +374,20 @@ order_after (CfCudaSlot * self, const CfFrame * frame, GError ** error)
       "cudaStreamWaitEvent", error);
 }
 
+/* Orders a device output's `wait_stream` after the launch that writes it
+ * (its end event), so a consumer that synchronises with the memory's own
+ * stream, as GStreamer >= 1.24's CUDA elements do, sees this frame. */
+static gboolean
+order_consumer_after (CfCudaSlot * self, const CfFrame * out, GError ** error)
+{
+  cudaStream_t other = (cudaStream_t) out->wait_stream;
+
+  if (other == NULL || other == self->stream)
+    return TRUE;
+  return cf_cuda_check (cudaStreamWaitEvent (other, self->kernel_end, 0),
+      "cudaStreamWaitEvent (output stream)", error);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -438,7 +445,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   cudaEventRecord (self->kernel_end, self->stream);
 
   if (out->on_device)
-    return TRUE;
+    return order_consumer_after (self, out, error);
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;

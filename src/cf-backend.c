@@ -7,6 +7,9 @@
 #ifdef HAVE_CUFFT
 #include "cf-cufft.h"
 #endif
+#ifdef HAVE_FFTW
+#include "cf-fftw.h"
+#endif
 
 /* Bad arguments are errors like any other: a caller that gets FALSE always
  * has a message to show. */
@@ -72,6 +75,18 @@ cf_cuda_fft_unavailable (void)
   return "this build has no cuFFT support (-Dcufft)";
 #else
   return "this build has no CUDA support";
+#endif
+}
+
+const char *
+cf_cpu_fft_unavailable (void)
+{
+#ifdef HAVE_FFTW
+  const char *why;
+
+  return cf_fftw_get (&why) ? NULL : why;
+#else
+  return "this build has no FFTW support (-Dfftw)";
 #endif
 }
 

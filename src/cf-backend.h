@@ -108,5 +108,10 @@ int cf_cuda_device_count (char **why);
  * those kernels run the direct path, with the same bytes. */
 const char *cf_cuda_fft_unavailable (void);
 
+/* NULL when the CPU backend can convolve large dense kernels through FFTW
+ * (the library loads, once per process); else why not.  Without it those
+ * kernels run the direct path, with the same bytes. */
+const char *cf_cpu_fft_unavailable (void);
+
 G_END_DECLS
 #endif /* CF_BACKEND_H */

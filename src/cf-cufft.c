@@ -4,57 +4,26 @@
  * plugin. */
 #include "config.h"
 
-#include <gmodule.h>
-
 #include "cf-cufft.h"
+#include "cf-module.h"
 
 static CfCufft api;
 static const CfCufft *loaded;
 static char *status;
 
-static gboolean
-load_symbols (GModule * module, char **missing)
-{
-  /* Symbol names and slots, in CfCufft's order. */
-  static const char *names[] = { "cufftCreate", "cufftDestroy",
-    "cufftSetAutoAllocation", "cufftMakePlanMany", "cufftSetWorkArea",
-    "cufftSetStream", "cufftExecD2Z", "cufftExecZ2D"
-  };
-  gpointer *slots = (gpointer *) & api;
-
-  G_STATIC_ASSERT (sizeof (api) == G_N_ELEMENTS (names) * sizeof (gpointer));
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    if (!g_module_symbol (module, names[i], &slots[i]) || slots[i] == NULL) {
-      *missing = g_strdup (names[i]);
-      return FALSE;
-    }
-  }
-  return TRUE;
-}
+/* Symbol names, in CfCufft's order. */
+static const char *const names[] = { "cufftCreate", "cufftDestroy",
+  "cufftSetAutoAllocation", "cufftMakePlanMany", "cufftSetWorkArea",
+  "cufftSetStream", "cufftExecD2Z", "cufftExecZ2D"
+};
 
 /* Tries one file name; TRUE when it is a usable cuFFT. */
 static gboolean
 try_open (const char *name, GString * tried)
 {
-  GModule *module = g_module_open (name, G_MODULE_BIND_LAZY |
-      G_MODULE_BIND_LOCAL);
-  char *missing = NULL;
-
-  if (module == NULL) {
-    g_string_append_printf (tried, "%s%s", tried->len ? "; " : "",
-        g_module_error ());
-    return FALSE;
-  }
-  if (!load_symbols (module, &missing)) {
-    g_string_append_printf (tried, "%s%s has no %s", tried->len ? "; " : "",
-        name, missing);
-    g_free (missing);
-    g_module_close (module);
-    return FALSE;
-  }
-  /* Kept open for the life of the process. */
-  g_module_make_resident (module);
-  return TRUE;
+  G_STATIC_ASSERT (sizeof (api) == G_N_ELEMENTS (names) * sizeof (gpointer));
+  return cf_module_open (name, names, G_N_ELEMENTS (names),
+      (gpointer *) & api, tried);
 }
 
 static gpointer

@@ -61,6 +61,19 @@ cf_conv_method_name (CfConvMethod method)
   }
 }
 
+CfConvMethod
+cf_conv_method_from_env (const char *name)
+{
+  const char *text = g_getenv (name);
+  CfConvMethod method;
+
+  if (cf_conv_method_parse (text, &method))
+    return method;
+  g_warning ("%s=\"%s\" is not one of auto, direct or fft; using auto",
+      name, text);
+  return CF_CONV_AUTO;
+}
+
 gboolean
 cf_fft_size_is_smooth (int n)
 {
@@ -198,6 +211,14 @@ gboolean
 cf_fft_plan_geometry (const CfSpec * spec, const CfChannel * channels,
     int n_channels, CfFftGeometry * geom)
 {
+  return cf_fft_plan_geometry_max (spec, channels, n_channels,
+      CF_FFT_MAX_SIDE, geom);
+}
+
+gboolean
+cf_fft_plan_geometry_max (const CfSpec * spec, const CfChannel * channels,
+    int n_channels, int max_side, CfFftGeometry * geom)
+{
   const CfKernelParams *kp = &spec->kp;
   int n = kp->kw * kp->kh, max_w = 0, max_h = 0;
   int xs[1024], ys[1024], nx, ny, best_w = 0, best_h = 0;
@@ -220,13 +241,14 @@ cf_fft_plan_geometry (const CfSpec * spec, const CfChannel * channels,
   if (max_w <= 0 || max_h <= 0)
     return FALSE;
 
-  /* Beyond one tile covering the widest channel nothing is gained. */
+  /* Beyond one tile covering the widest channel nothing is gained; a
+   * channel smaller than the smallest tile still gets one. */
   nx = candidate_sizes (MAX (kp->kw, MIN_SIDE),
-      MIN (cf_fft_next_size (max_w + kp->kw - 1), CF_FFT_MAX_SIDE), xs,
-      G_N_ELEMENTS (xs));
+      MIN (cf_fft_next_size (MAX (max_w + kp->kw - 1, MIN_SIDE)), max_side),
+      xs, G_N_ELEMENTS (xs));
   ny = candidate_sizes (MAX (kp->kh, MIN_SIDE),
-      MIN (cf_fft_next_size (max_h + kp->kh - 1), CF_FFT_MAX_SIDE), ys,
-      G_N_ELEMENTS (ys));
+      MIN (cf_fft_next_size (MAX (max_h + kp->kh - 1, MIN_SIDE)), max_side),
+      ys, G_N_ELEMENTS (ys));
 
   for (int i = 0; i < nx; i++) {
     for (int j = 0; j < ny; j++) {

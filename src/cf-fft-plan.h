@@ -45,6 +45,9 @@ typedef struct
 /* "auto", "direct" or "fft" (case-insensitive; NULL or "" is auto). */
 gboolean cf_conv_method_parse (const char *text, CfConvMethod * method);
 const char *cf_conv_method_name (CfConvMethod method);
+/* The method the environment variable `name` gives (auto when unset);
+ * another value warns and gives auto. */
+CfConvMethod cf_conv_method_from_env (const char *name);
 
 /* n has no prime factor above 7 (cuFFT's fast radices). */
 gboolean cf_fft_size_is_smooth (int n);
@@ -67,6 +70,12 @@ gboolean cf_fft_spec_eligible (const CfSpec * spec);
  * below CF_FFT_MAX_ERROR; FALSE if none does. */
 gboolean cf_fft_plan_geometry (const CfSpec * spec, const CfChannel * channels,
     int n_channels, CfFftGeometry * geom);
+
+/* The same with transform sides of at most max_side (the CPU path keeps
+ * its tiles in cache). */
+gboolean cf_fft_plan_geometry_max (const CfSpec * spec,
+    const CfChannel * channels, int n_channels, int max_side,
+    CfFftGeometry * geom);
 
 /* The decision for one spec and layout: TRUE (with geom filled) when
  * `method` sends it through FFTs. */

@@ -27,9 +27,11 @@ typedef struct
  * context current on the calling thread, each pitched as `stride` says, and
  * the backend reads or writes them in place instead of copying through the
  * host; zero (host memory) keeps plain initialisers valid.  `wait_stream`,
- * when set for a device frame, is a CUDA stream (cudaStream_t) of that
- * context with work on the planes still queued: the backend's own stream
- * waits for it on the GPU before touching them, and the host does not. */
+ * when set for a device frame, is the CUDA stream (cudaStream_t) of that
+ * context that orders work on the planes: the backend's own stream waits
+ * for the work queued on it before touching them, and for an output the
+ * stream is in turn ordered after the writes, so whoever synchronises
+ * with it sees the frame; the host waits for neither. */
 typedef struct
 {
   guint8 *data[CF_MAX_PLANES];

@@ -50,7 +50,7 @@ export GST_PLUGIN_PATH="$BUILD/gst"
 export GST_REGISTRY="$BUILD/tests/gpu-suite-registry.bin"
 # The fuzzer's classes that CI leaves out too (tests/reliability/meson.build
 # says why each).
-export CF_HOSTILE_SKIP=${CF_HOSTILE_SKIP-incomplete,deep,preroll,seek}
+export CF_HOSTILE_SKIP=${CF_HOSTILE_SKIP-preroll}
 export CF_FILTER_RAW="$BUILD/tools/cf-filter-raw"
 
 LOGS="$BUILD/gpu-suite-logs"

@@ -575,13 +575,26 @@ element_context (GstElement * pipeline, const gchar * element)
   return ctx;
 }
 
-/* Pad probe: every buffer through is CUDA memory of one context. */
+/* Pad probe: every buffer through is CUDA memory of one context (and,
+ * GStreamer >= 1.24, carries one stream). */
 typedef struct
 {
   guint buffers, cuda;
   GstCudaContext *context;      /* of the first buffer */
   gboolean one_context;
+  gpointer stream;              /* GstCudaStream of the first buffer */
+  gboolean one_stream;
 } MemoryWatch;
+
+static gpointer
+memory_stream (GstMemory * mem)
+{
+#if GST_CHECK_VERSION(1, 24, 0)
+  return gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem));
+#else
+  return NULL;
+#endif
+}
 
 static GstPadProbeReturn
 watch_memory (GstPad * pad, GstPadProbeInfo * info, gpointer data)
@@ -598,8 +611,13 @@ watch_memory (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     if (w->context == NULL) {
       w->context = ctx;
       w->one_context = TRUE;
-    } else if (w->context != ctx) {
-      w->one_context = FALSE;
+      w->stream = memory_stream (mem);
+      w->one_stream = TRUE;
+    } else {
+      if (w->context != ctx)
+        w->one_context = FALSE;
+      if (w->stream != memory_stream (mem))
+        w->one_stream = FALSE;
     }
   }
   return GST_PAD_PROBE_OK;
@@ -713,6 +731,14 @@ GST_START_TEST (test_upload_filter_download_matches)
       fail_unless_equals_int (out.cuda, out.buffers);
       fail_unless (out.one_context && out.context == ctx,
           "%s: outputs not in the element's context", what);
+#if GST_CHECK_VERSION(1, 24, 0)
+      /* ... tagged with one stream of that context, which the engine
+       * orders after its writes (cudadownload syncs on it). */
+      fail_unless (out.stream != NULL && out.one_stream,
+          "%s: outputs carry no stream, or several", what);
+      fail_unless (((GstCudaStream *) out.stream)->context == ctx,
+          "%s: the outputs' stream is of another context", what);
+#endif
       gst_object_unref (ctx);
 
       run_clear (&ref);

@@ -223,6 +223,16 @@ test_geometry_small (void)
   g_assert_cmpint (g.tiles.fft_w, ==, 18);
   g_assert_cmpint (g.tiles.fft_h, ==, 16);
   cf_spec_free (spec);
+
+  /* A kernel and a channel both shorter than the smallest tile (5 + 1 - 1
+   * rows < 8): one 8-row tile, not the direct path. */
+  spec = custom_spec (9, 5, 8, 1);
+  cf_layout_init_interleaved (&l, 1, 1, 1, 1, 0x1);
+  g_assert_true (cf_fft_plan_geometry (spec, l.channels, l.n_channels, &g));
+  check_geometry (&g, spec, &l);
+  g_assert_cmpint (g.tiles.n_tiles, ==, 1);
+  g_assert_cmpint (g.tiles.fft_h, ==, 8);
+  cf_spec_free (spec);
 }
 
 static void

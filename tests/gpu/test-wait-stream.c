@@ -21,7 +21,7 @@ static CfLayout layout;
 static CfSpec *spec;
 static guint8 *h_in, *h_expect, *h_out;
 static guint8 *d_in, *d_out, *d_busy;
-static cudaStream_t producer;
+static cudaStream_t producer, consumer;
 
 #define CHECK(call) g_assert_cmpint ((call), ==, cudaSuccess)
 
@@ -80,6 +80,40 @@ test_wait (gconstpointer data)
   g_print ("# %s without wait_stream: %" G_GSIZE_FORMAT " bytes differ\n",
       g_test_get_path (), run_frame (which, 0));
 }
+
+/* A device output's wait_stream is ordered after the writes: a consumer
+ * that only synchronises with that stream (as GStreamer >= 1.24's CUDA
+ * elements do with the memory's stream) reads the frame, even while the
+ * backend's own stream is still held up by the input's producer. */
+static void
+test_consumer_stream (void)
+{
+  gsize size = (gsize) W * H, differ = 0;
+  CfFrame in = { {d_in}, {W}, 1, producer };
+  CfFrame out = { {d_out}, {W}, 1, consumer };
+  gpointer frame_data = NULL;
+  GError *err = NULL;
+
+  for (int round = 0; round < 3; round++) {
+    CHECK (cudaMemset (d_out, 0, size));
+    CHECK (cudaMemcpy (d_in, h_in, size, cudaMemcpyHostToDevice));
+    memset (h_out, 0, size);
+    CHECK (cudaDeviceSynchronize ());
+    keep_producer_busy ();
+    g_assert_true (cf_backend_submit (gpu, spec, &layout, &in, &out,
+            GINT_TO_POINTER (round + 1), &err));
+    g_assert_no_error (err);
+    CHECK (cudaMemcpyAsync (h_out, d_out, size, cudaMemcpyDeviceToHost,
+            consumer));
+    CHECK (cudaStreamSynchronize (consumer));
+    for (gsize i = 0; i < size; i++)
+      differ += h_out[i] != h_expect[i];
+    g_assert_true (cf_backend_wait (gpu, &frame_data, &err));
+    g_assert_no_error (err);
+    g_assert_cmpint (GPOINTER_TO_INT (frame_data), ==, round + 1);
+    g_assert_cmpuint (differ, ==, 0);
+  }
+}
 #endif
 
 int
@@ -121,6 +155,7 @@ main (int argc, char **argv)
     CHECK (cudaMalloc ((void **) &d_out, size));
     CHECK (cudaMalloc ((void **) &d_busy, BUSY_BYTES));
     CHECK (cudaStreamCreateWithFlags (&producer, cudaStreamNonBlocking));
+    CHECK (cudaStreamCreateWithFlags (&consumer, cudaStreamNonBlocking));
 
     g_test_add_data_func ("/gpu-wait-stream/input", GINT_TO_POINTER (1),
         test_wait);
@@ -128,10 +163,12 @@ main (int argc, char **argv)
         test_wait);
     g_test_add_data_func ("/gpu-wait-stream/both", GINT_TO_POINTER (3),
         test_wait);
+    g_test_add_func ("/gpu-wait-stream/consumer", test_consumer_stream);
   }
 #endif
   ret = g_test_run ();
 #ifdef HAVE_CUDA
+  cudaStreamDestroy (consumer);
   cudaStreamDestroy (producer);
   cudaFree (d_busy);
   cudaFree (d_out);

@@ -62,7 +62,7 @@ step cs-memcheck-faults 30 $cs --tool memcheck --report-api-errors no "$rel/test
 step leaks-cuda 40 env GST_TRACERS=leaks "$rel/test-leaks" 300 cuda
 # The hostile-scenario fuzzer on the CUDA backend, then under memcheck;
 # the classes left out are those of meson's reliability-hostile.
-hostile_skip=${HOSTILE_SKIP:-incomplete,deep,preroll,seek}
+hostile_skip=${HOSTILE_SKIP:-preroll}
 step hostile-cuda 40 env CF_HOSTILE_BACKENDS=cuda,auto \
   CF_HOSTILE_SKIP=$hostile_skip "$rel/test-hostile" --seconds 30
 step cs-memcheck-hostile 60 env CF_HOSTILE_BACKENDS=cuda \

@@ -22,7 +22,8 @@
  *
  * What must hold after every step: no crash; no critical or warning from
  * GLib or GStreamer except the GLib-GObject one for a value this program set
- * out of a property's range on purpose; no ERROR message and no WARNING
+ * out of a property's range on purpose; no ERROR message but those the
+ * model of the settings expects (and each of those), and no WARNING
  * but the element's refusal of an invalid property value and the CPU
  * fallback notice (and GstBaseTransform's "not negotiated" when a
  * renegotiation meets a flush: it retries); every frame that entered an element leaves it, once, in
@@ -43,10 +44,17 @@
  * CF_HOSTILE_VERBOSE=1 (every step on stdout).  Classes: caps, stride
  * (padded strides and plane offsets), props (the property thread), invalid
  * (invalid values among its changes), incomplete (filter=custom without a
- * kernel while playing), fif, state, flush, seek, eos, reconfigure, tee
- * (fan-out), deep (formats of more than 8 bits), preroll (sinks that
- * preroll: a state change to PAUSED or PLAYING waits until every branch's
- * sink has a frame). */
+ * kernel: kept while playing, refused at start), fif, state, flush, seek,
+ * eos, reconfigure, tee (fan-out), deep (formats of more than 8 bits, in
+ * the harness episodes, and settings only 8-bit samples take), preroll
+ * (sinks that preroll: a state change to PAUSED or PLAYING waits until
+ * every branch's sink has a frame).
+ *
+ * Where the element must refuse its settings with an ERROR (at the first
+ * caps after a start, or new caps whose depth the settings do not take)
+ * and where it must keep the last ones with a warning (changes while
+ * playing) is the model's, "The model of the element's settings" below: a
+ * missing ERROR fails as a wrong one does. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -61,6 +69,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+
+#include "cf-spec.h"
 
 #define FRAME_DUR (GST_SECOND / 30)
 #define MAX_FILTERS 4
@@ -199,6 +209,8 @@ typedef struct
   guint cursor;                 /* first not yet out nor dropped */
   guint epoch;                  /* flushes seen */
   gboolean resetting;           /* a state change to READY is under way */
+  gboolean settled;             /* a frame left since the element started:
+                                 * it has settings applied to keep */
   guint64 next_seq;
   guint64 n_in, n_out, n_dropped;
   gchar *violation;
@@ -253,6 +265,8 @@ flow_resetting (Flow * f, gboolean on)
 {
   g_mutex_lock (&f->lock);
   f->resetting = on;
+  if (on)
+    f->settled = FALSE;
   f->epoch++;
   g_mutex_unlock (&f->lock);
 }
@@ -311,6 +325,7 @@ probe_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
                 GST_TIME_ARGS (GST_BUFFER_DURATION (buf))));
       f->cursor++;
       f->n_out++;
+      f->settled = f->settled || !f->resetting;
       g_mutex_unlock (&f->lock);
       return GST_PAD_PROBE_OK;
     }
@@ -386,6 +401,20 @@ flow_attach (Flow * f, GstElement * e)
 static guint64 refusals, fallbacks, renegotiations;
 /* Held by a half-made property change, and by state changes. */
 static GMutex half_made_change;
+/* Held by the property thread for each change; the main thread takes it to
+ * keep the settings still (a start it expects to be refused). */
+static GRecMutex prop_lock;
+/* Half-made changes made on a playing element, and the element's warnings
+ * about them: one at most for each. */
+static gint half_made_changes;
+static guint64 incomplete_warnings;
+/* An ERROR the model expects: from this element, of this kind. */
+static struct
+{
+  GstElement *from;
+  const gchar *prefix;
+  guint seen;
+} expected_error;
 
 static void
 check_bus (GstBus * bus)
@@ -407,6 +436,18 @@ check_bus (GstBus * bus)
 
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
       gst_message_parse_error (msg, &err, &dbg);
+      if (expected_error.from != NULL
+          && GST_MESSAGE_SRC (msg) == GST_OBJECT (expected_error.from)
+          && g_error_matches (err, GST_LIBRARY_ERROR,
+              GST_LIBRARY_ERROR_SETTINGS)
+          && g_str_has_prefix (err->message, expected_error.prefix)) {
+        if (expected_error.seen++ && g_getenv ("CF_HOSTILE_VERBOSE"))
+          printf ("again: %s\n", GST_STR_NULL (dbg));
+        g_error_free (err);
+        g_free (dbg);
+        gst_message_unref (msg);
+        continue;
+      }
       die ("ERROR from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
           err->message, GST_STR_NULL (dbg));
     }
@@ -415,8 +456,11 @@ check_bus (GstBus * bus)
      * of range, a half-made change or one the stream's depth cannot take
      * (filtering goes on as before), a border value clamped. */
     if (ours && g_error_matches (err, GST_LIBRARY_ERROR,
-            GST_LIBRARY_ERROR_SETTINGS))
+            GST_LIBRARY_ERROR_SETTINGS)) {
       refusals++;
+      incomplete_warnings += g_str_has_prefix (err->message,
+          "filter=custom needs the 'kernel' property (e.g.");
+    }
     else if (ours && g_error_matches (err, GST_RESOURCE_ERROR,
             GST_RESOURCE_ERROR_NOT_FOUND))
       fallbacks++;
@@ -508,7 +552,7 @@ in_list (GPtrArray * list, const gchar * s)
 /* A format of `from`; only one the element offers in CUDA memory when
  * downstream asks for CUDA memory (others cannot negotiate then). */
 static const gchar *
-random_format (GRand * r, GPtrArray * from, gboolean cuda)
+random_format (GRand * r, GPtrArray * from, gboolean cuda, gboolean deep)
 {
   for (;;) {
     const gchar *f = from->pdata[g_rand_int_range (r, 0, from->len)];
@@ -516,7 +560,8 @@ random_format (GRand * r, GPtrArray * from, gboolean cuda)
         gst_video_format_get_info (gst_video_format_from_string (f));
 
     if ((!cuda || in_list (cuda_formats, f))
-        && (enabled[A_DEEP] || GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) <= 8)) {
+        && ((deep && enabled[A_DEEP]) || GST_VIDEO_FORMAT_INFO_DEPTH (fi,
+                0) <= 8)) {
       class_count[A_DEEP] += GST_VIDEO_FORMAT_INFO_DEPTH (fi, 0) > 8;
       return f;
     }
@@ -542,6 +587,7 @@ random_size (GRand * r)
 typedef struct
 {
   GstElement *filters[MAX_FILTERS];
+  Flow *flows;                  /* the filters' */
   guint n_filters;
   GRand *rand;
   gboolean on;                  /* main thread only */
@@ -670,7 +716,12 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
       }
       return TRUE;
     }
-    if (dp->maximum - dp->minimum < 2000)
+    /* Settings only 8-bit samples take: the Gaussian's taps for 16-bit
+     * samples are too many from a sigma of about 7.8 up. */
+    if (enabled[A_DEEP] && g_str_has_prefix (p->name, "sigma")
+        && g_rand_int_range (r, 0, 3) == 0)
+      g_value_set_double (v, g_rand_double_range (r, 7.9, 10.0));
+    else if (dp->maximum - dp->minimum < 2000)
       g_value_set_double (v, g_rand_int_range (r, 0, 4) ?
           dp->minimum + g_rand_double_range (r, 0, MIN (8.0,
                   dp->maximum - dp->minimum)) : g_rand_double_range (r,
@@ -697,9 +748,24 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
   return FALSE;
 }
 
-static void
-set_one_property (PropThread * t, GstElement * e)
+/* Whether filter `i` has settings applied since it started, so that a
+ * half-made change keeps them (else it is refused at start). */
+static gboolean
+settled (PropThread * t, guint i)
 {
+  Flow *f = &t->flows[i];
+  gboolean on;
+
+  g_mutex_lock (&f->lock);
+  on = f->settled;
+  g_mutex_unlock (&f->lock);
+  return on;
+}
+
+static void
+set_one_property (PropThread * t, guint which)
+{
+  GstElement *e = t->filters[which];
   GParamSpec **props;
   guint n, i;
   GParamSpec *p;
@@ -721,20 +787,40 @@ set_one_property (PropThread * t, GstElement * e)
 
   /* A half-made change, as an application switching to a custom matrix
    * makes it: filter=custom without a kernel while frames flow, the kernel
-   * a moment later.  Filtering goes on with the last complete settings. */
+   * a moment later.  Filtering goes on with the last complete settings
+   * (a warning at most, no ERROR), on an element that has applied some
+   * since it started: state changes wait for the change to complete, so
+   * it stays so.  (At start the element refuses it: harness_refused_start.) */
   if (enabled[A_INCOMPLETE] && strcmp (p->name, "kernel") == 0
       && g_rand_int_range (t->rand, 0, 6) == 0) {
     gchar *kernel;
 
     g_mutex_lock (&half_made_change);
+    if (!settled (t, which)) {
+      g_mutex_unlock (&half_made_change);
+      g_free (props);
+      return;
+    }
+    g_atomic_int_inc (&half_made_changes);
     g_object_set (e, "kernel", g_rand_boolean (t->rand) ? NULL : "  ", NULL);
     if (g_rand_boolean (t->rand))
       gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
     g_usleep (g_rand_int_range (t->rand, 0, 3000));
     g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
     g_object_get (e, "kernel", &kernel, NULL);
-    if (kernel == NULL)         /* refused (with the scale now set) */
-      gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
+    /* Refused, with the scale, divisor or offset set: those of a plain
+     * sum take it.  The change ends complete: no later filter=custom and
+     * no restart may meet a missing kernel (a pipeline's start has no
+     * model). */
+    if (kernel == NULL || *g_strstrip (kernel) == '\0') {
+      g_free (kernel);
+      g_object_set (e, "scale", 1.0, "divisor", 0.0, "offset", 0.0, "kernel",
+          "1 2 1; 2 4 2; 1 2 1", NULL);
+      g_object_get (e, "kernel", &kernel, NULL);
+      if (kernel == NULL)
+        die ("%s refused the kernel 1 2 1; 2 4 2; 1 2 1 with scale 1",
+            GST_OBJECT_NAME (e));
+    }
     g_free (kernel);
     g_mutex_unlock (&half_made_change);
     t->changes++;
@@ -768,8 +854,9 @@ prop_thread (gpointer data)
       g_usleep (200);
       continue;
     }
-    set_one_property (t, t->filters[g_rand_int_range (t->rand, 0,
-                t->n_filters)]);
+    g_rec_mutex_lock (&prop_lock);
+    set_one_property (t, g_rand_int_range (t->rand, 0, t->n_filters));
+    g_rec_mutex_unlock (&prop_lock);
     g_atomic_int_add (&t->budget, -1);
     g_usleep (g_rand_int_range (t->rand, 0, 500));
   }
@@ -910,6 +997,154 @@ make_info (Episode * ep, GstVideoInfo * info, const gchar * format, gint w,
   return gst_video_info_to_caps (info);
 }
 
+/* ---------------------------------------------------------------------- */
+/* The model of the element's settings (harness episodes).
+ *
+ * Properties are checked against 8-bit samples when they are set; deeper
+ * samples take fewer settings (a sigma of 7.9 needs 49 taps for 8 bits, 65
+ * for 16).  The element builds its filter when a frame or caps need it:
+ * with no settings applied yet (the first caps after a start) it refuses
+ * settings that are incomplete (filter=custom without a kernel) or that
+ * the stream's depth does not take, with an ERROR; once it has applied
+ * some, a change the depth does not take, or a half-made one, keeps the
+ * last settings (a WARNING), and only new caps whose depth the settings
+ * it has do not take are an ERROR.  The engine says which settings a depth
+ * takes; the property thread is held off (prop_lock) from where the model
+ * reads the settings to where the element has built its filter, so the
+ * settings it predicts from are the ones the element sees. */
+
+static gint
+format_depth (const GstVideoInfo * info)
+{
+  return GST_VIDEO_FORMAT_INFO_DEPTH (info->finfo, 0);
+}
+
+static gint
+enum_by_nick (GstElement * e, const gchar * prop, gint value,
+    const gchar * const *nicks, guint n)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      prop);
+  GEnumValue *ev = g_enum_get_value (G_PARAM_SPEC_ENUM (ps)->enum_class,
+      value);
+  guint i;
+
+  for (i = 0; ev && i < n; i++)
+    if (strcmp (nicks[i], ev->value_nick) == 0)
+      return i;
+  die ("%s=%d: no such %s in the engine's table", prop, value, prop);
+  return 0;
+}
+
+/* Why the element must refuse its settings for `depth`-bit samples with no
+ * settings applied (the prefix of its ERROR), or NULL. */
+static const gchar *
+settings_refused (GstElement * e, gint depth)
+{
+  const gchar *filter_nicks[CF_N_FILTERS], *border_nicks[CF_N_BORDERS];
+  gint filter, border;
+  guint border_value, i;
+  gchar *kernel;
+  CfParams p;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  for (i = 0; i < CF_N_FILTERS; i++)
+    filter_nicks[i] = cf_filters[i].nick;
+  for (i = 0; i < CF_N_BORDERS; i++)
+    border_nicks[i] = cf_borders[i].nick;
+  cf_params_init (&p);
+  g_object_get (e, "filter", &filter, "border", &border, "border-value",
+      &border_value, "sigma", &p.sigma, "sigma-y", &p.sigma_y, "kernel-size",
+      &p.kernel_size, "kernel", &kernel, "divisor", &p.divisor, "offset",
+      &p.offset, "scale", &p.scale, "amount", &p.amount, NULL);
+  p.filter = cf_filters[enum_by_nick (e, "filter", filter, filter_nicks,
+          CF_N_FILTERS)].filter;
+  p.border = cf_borders[enum_by_nick (e, "border", border, border_nicks,
+          CF_N_BORDERS)].border;
+  p.border_value = (int) border_value;
+  p.kernel = kernel;
+  if (p.filter == CF_FILTER_CUSTOM && (kernel == NULL || *g_strstrip (kernel)
+          == '\0')) {
+    g_free (kernel);
+    return "filter=custom needs the 'kernel' property:";
+  }
+  spec = cf_spec_new_for_depth (&p, depth, &err);
+  g_free (kernel);
+  g_clear_error (&err);
+  if (spec == NULL)
+    return "Invalid filter settings for";
+  cf_spec_free (spec);
+  return NULL;
+}
+
+/* Settings every depth takes, after a refusal. */
+static void
+settle_settings (GstElement * e)
+{
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
+  g_object_set (e, "kernel-size", 3, NULL);
+}
+
+static guint64 refused_starts, refused_caps, deep_kept;
+
+static GstBuffer *harness_frame (Episode * ep);
+static void set_state (Episode * ep, GstElement * e, GstState s);
+
+/* Sends what makes the element build its filter for `depth`-bit samples
+ * (`with_applied`: from settings it has applied at the depth of the
+ * frames so far), with the property thread held off, and checks that an
+ * ERROR comes exactly when the settings must be refused.  After a refusal
+ * the element restarts with settings any depth takes.  FALSE when it was
+ * refused. */
+static gboolean
+expect_settings (Episode * ep, gint depth, gboolean with_applied,
+    void (*send) (Episode *, gpointer), gpointer data)
+{
+  GstElement *e = ep->h->element;
+  const gchar *refused;
+
+  g_rec_mutex_lock (&prop_lock);
+  check_bus (ep->bus);
+  if (with_applied) {
+    /* A frame first, so that the settings applied are the ones read here
+     * (a change the frames' depth does not take is replaced by settings
+     * it does: what the element kept instead is not known here). */
+    if (settings_refused (e, format_depth (&ep->info)) != NULL) {
+      settle_settings (e);
+      deep_kept++;
+    }
+    if (gst_harness_push (ep->h, harness_frame (ep)) != GST_FLOW_OK) {
+      check_bus (ep->bus);
+      die ("push before new caps failed");
+    }
+  }
+  refused = settings_refused (e, depth);
+  expected_error.from = refused ? e : NULL;
+  expected_error.prefix = refused;
+  expected_error.seen = 0;
+  send (ep, data);
+  check_bus (ep->bus);
+  expected_error.from = NULL;
+  if (refused && expected_error.seen == 0)
+    die ("%s took settings it must refuse for %d-bit samples (%s...)",
+        GST_OBJECT_NAME (e), depth, refused);
+  if (refused) {
+    if (with_applied)
+      refused_caps++;
+    else
+      refused_starts++;
+    class_count[A_INCOMPLETE] += g_str_has_prefix (refused, "filter=custom");
+    settle_settings (e);
+    set_state (ep, e, GST_STATE_READY);
+    ep->state = GST_STATE_READY;
+    ep->need_events = TRUE;
+    ep->eos = FALSE;
+  }
+  g_rec_mutex_unlock (&prop_lock);
+  return refused == NULL;
+}
+
 static GstBuffer *
 harness_frame (Episode * ep)
 {
@@ -951,21 +1186,38 @@ harness_segment (Episode * ep)
 }
 
 static void
+send_caps (Episode * ep, gpointer caps)
+{
+  gst_harness_push_event (ep->h, gst_event_new_caps (caps));
+}
+
+/* The frames so far keep ep->info until the caps are sent. */
+static void
 harness_new_caps (Episode * ep)
 {
-  const gchar *format = random_format (ep->rand, formats, ep->cuda_out);
+  const gchar *format = random_format (ep->rand, formats, ep->cuda_out,
+      TRUE);
   gboolean pad = enabled[A_STRIDE] && g_rand_boolean (ep->rand);
-  GstCaps *caps = make_info (ep, &ep->info, format, random_size (ep->rand),
+  GstVideoInfo info;
+  GstCaps *caps = make_info (ep, &info, format, random_size (ep->rand),
       random_size (ep->rand), pad);
 
-  ep->padded = pad;
   class_count[A_STRIDE] += pad;
-  gst_harness_push_event (ep->h, gst_event_new_caps (caps));
+  expect_settings (ep, format_depth (&info), TRUE, send_caps, caps);
+  /* Also after a refusal: the restart sends these caps. */
+  ep->info = info;
+  ep->padded = pad;
   gst_caps_unref (caps);
 }
 
 static void
-harness_events (Episode * ep)
+send_src_caps (Episode * ep, gpointer caps)
+{
+  gst_harness_set_src_caps (ep->h, gst_caps_ref (caps));
+}
+
+static void
+send_events (Episode * ep, gpointer unused)
 {
   GstCaps *caps;
 
@@ -974,6 +1226,22 @@ harness_events (Episode * ep)
   gst_harness_push_event (ep->h, gst_event_new_caps (caps));
   gst_caps_unref (caps);
   harness_segment (ep);
+}
+
+/* The first caps after a start, with no settings applied yet; a refused
+ * start starts again with settings any depth takes. */
+static void
+harness_events (Episode * ep)
+{
+  guint tries = 0;
+
+  while (!expect_settings (ep, format_depth (&ep->info), FALSE, send_events,
+          NULL)) {
+    if (++tries == 2)
+      die ("%s refused box 3x3 at start", GST_OBJECT_NAME (ep->h->element));
+    set_state (ep, ep->h->element, GST_STATE_PLAYING);
+    ep->state = GST_STATE_PLAYING;
+  }
   ep->need_events = FALSE;
 }
 
@@ -1089,6 +1357,25 @@ harness_push (Episode * ep, guint n)
   }
 }
 
+/* A start with a half-made change (filter=custom, no kernel): the element
+ * has no settings to keep and must refuse it (harness_events expects the
+ * ERROR, and starts again). */
+static void
+harness_refused_start (Episode * ep)
+{
+  GstElement *e = ep->h->element;
+
+  g_rec_mutex_lock (&prop_lock);
+  set_state (ep, e, GST_STATE_READY);
+  g_object_set (e, "kernel", g_rand_boolean (ep->rand) ? NULL : "  ", NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
+  set_state (ep, e, GST_STATE_PLAYING);
+  ep->state = GST_STATE_PLAYING;
+  ep->eos = FALSE;
+  harness_events (ep);
+  g_rec_mutex_unlock (&prop_lock);
+}
+
 static void
 harness_step (Episode * ep, guint cls)
 {
@@ -1125,6 +1412,9 @@ harness_step (Episode * ep, guint cls)
     case A_STATE:{
       GstState s = g_rand_int_range (r, GST_STATE_NULL, GST_STATE_PLAYING + 1);
 
+      if (enabled[A_INCOMPLETE] && s >= GST_STATE_PAUSED
+          && g_rand_int_range (r, 0, 4) == 0)
+        harness_refused_start (ep);
       set_state (ep, ep->h->element, s);
       if (s <= GST_STATE_READY)
         ep->need_events = TRUE;
@@ -1161,7 +1451,11 @@ feed_new_caps (Episode * ep)
   Feed *f = &ep->feed;
 
   g_mutex_lock (&f->lock);
-  ep->format = random_format (ep->rand, formats, ep->cuda_formats_only);
+  /* 8-bit only: settings that deeper samples refuse are an ERROR at a
+   * start or a caps change, which only the harness episodes, with their
+   * model of the settings, can tell from a bug. */
+  ep->format = random_format (ep->rand, formats, ep->cuda_formats_only,
+      FALSE);
   gst_video_info_set_format (&f->info, gst_video_format_from_string
       (ep->format), random_size (ep->rand), random_size (ep->rand));
   f->info.fps_n = 30;
@@ -1221,13 +1515,19 @@ pipeline_build (Episode * ep)
   }
 }
 
+/* PLAYING with nothing pending: a flushing seek leaves the pipeline
+ * prerolling again, and an EOS sent then deadlocks in GStreamer whatever the
+ * elements (basesrc's send_event waits, under the pipeline's state lock, for
+ * the streaming thread, which waits in the sink's preroll for the state
+ * change that lock holds up), so the steps that send one wait first. */
 static gboolean
 pipeline_playing (Episode * ep)
 {
-  GstState cur = GST_STATE_NULL;
+  GstState cur = GST_STATE_NULL, pending = GST_STATE_NULL;
 
-  gst_element_get_state (ep->pipe, &cur, NULL, 0);
-  return cur == GST_STATE_PLAYING;
+  return gst_element_get_state (ep->pipe, &cur, &pending, 0) ==
+      GST_STATE_CHANGE_SUCCESS && cur == GST_STATE_PLAYING
+      && pending == GST_STATE_VOID_PENDING;
 }
 
 static void
@@ -1368,11 +1668,13 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     ep->h = gst_harness_new_with_element (e, "sink", "src");
     gst_object_unref (e);
     new_filter (ep, e);
-    caps = make_info (ep, &ep->info, random_format (ep->rand, formats,
-            FALSE), random_size (ep->rand),
+    caps = make_info (ep, &ep->info, random_format (ep->rand, formats, FALSE,
+            TRUE), random_size (ep->rand),
         random_size (ep->rand), FALSE);
-    gst_harness_set_src_caps (ep->h, caps);
     ep->state = GST_STATE_PLAYING;
+    expect_settings (ep, format_depth (&ep->info), FALSE, send_src_caps,
+        caps);
+    gst_caps_unref (caps);
   } else {
     pipeline_build (ep);
   }
@@ -1384,6 +1686,7 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
   ep->props.backends = backends;
   ep->props.n_filters = ep->n_filters;
   memcpy (ep->props.filters, ep->filters, sizeof ep->filters);
+  ep->props.flows = ep->flows;
   if (enabled[A_PROPS])
     ep->prop_thread = g_thread_new ("props", prop_thread, &ep->props);
 
@@ -1569,8 +1872,18 @@ main (int argc, char **argv)
       total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks,
       renegotiations);
   class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
+  if (incomplete_warnings > (guint64) g_atomic_int_get (&half_made_changes))
+    die ("%" G_GUINT64_FORMAT " warnings about a missing kernel for %d "
+        "half-made changes: more than one each", incomplete_warnings,
+        g_atomic_int_get (&half_made_changes));
+  printf ("hostile: %d half-made changes while playing, %" G_GUINT64_FORMAT
+      " warned about; settings refused at %" G_GUINT64_FORMAT " starts and %"
+      G_GUINT64_FORMAT " caps changes; %" G_GUINT64_FORMAT " changes the "
+      "depth did not take replaced before new caps\n",
+      g_atomic_int_get (&half_made_changes), incomplete_warnings,
+      refused_starts, refused_caps, deep_kept);
   printf ("hostile: steps per class (tee, preroll: episodes; stride, deep: "
-      "caps; invalid: property values):");
+      "caps; incomplete: refused starts; invalid: property values):");
   for (i = 0; i < N_CLASSES; i++)
     printf (" %s %" G_GUINT64_FORMAT, class_names[i], class_count[i]);
   printf ("\n");

@@ -3,16 +3,23 @@
  * After a flush the first frame leaves the element as soon as it is done,
  * whatever frames-in-flight says: the sink prerolls on it.  Held for
  * `depth` frames, each seek's preroll came that much later, into the time
- * an application sends its next event; an EOS sent while a preroll is
- * committed deadlocks in GStreamer (gst_element_send_event holds the
- * pipeline's state lock waiting for the source's streaming thread, which
- * waits in the sink's preroll for the state change that lock blocks).
+ * an application sends its next event.
  *
- * Then storms: a pipeline filtering a fast test source with several frames
- * in flight takes 60 flushing seeks 3 ms apart, then EOS, many times.  The
- * EOS is sent once the last seek's preroll is done (as an application must,
- * GStreamer itself deadlocks otherwise, whatever the elements); each run
- * has a watchdog that fails the test instead of hanging it. */
+ * An EOS sent with gst_element_send_event () while a flushing seek's
+ * preroll is being committed deadlocks in GStreamer 1.22, whatever the
+ * elements (seen with gdb: the application thread in basesrc's send_event,
+ * under the pipeline's state lock, waits for the source pad's stream lock;
+ * the streaming thread holding it waits in the sink's preroll for PLAYING;
+ * the bin's state-continue thread that would bring PLAYING waits for the
+ * state lock).  So the storms, as an application must, wait for the last
+ * seek's state change before the EOS.
+ *
+ * Storms: a pipeline filtering a fast test source with several frames in
+ * flight takes 60 flushing seeks 3 ms apart, then EOS.  CI runs 12 storms
+ * with 6 frames in flight (sharpen), 12 with 16 (box) and 6 on
+ * backend=auto, each on the CPU and again on CUDA where a device is usable
+ * (CUDAFILTER_SEEK_STORM_RUNS sets the 12); each run has a watchdog that
+ * fails the test instead of hanging it. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
