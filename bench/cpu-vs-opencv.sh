@@ -8,7 +8,12 @@
 B=${1:-build}/bench/cudafilter-cpu-bench
 T=${2:-1}
 CV=${3:-1}
-PY=/usr/bin/python3
+# The first Python that has OpenCV (Debian's python3-opencv, or a pip one).
+PY=
+for cand in /usr/bin/python3 python3; do
+  if "$cand" -c 'import cv2' 2>/dev/null; then PY=$cand; break; fi
+done
+[ -n "$PY" ] || { echo "cpu-vs-opencv: no python3 with cv2 (OpenCV)" >&2; exit 1; }
 DIR=$(dirname "$0")
 set -e
 for S in 1920x1080 3840x2160; do
