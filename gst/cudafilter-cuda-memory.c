@@ -24,6 +24,16 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
 gboolean
+cudafilter_cuda_is_cuda_memory (GstMemory * mem)
+{
+#ifdef HAVE_GST_CUDA
+  return gst_is_cuda_memory (mem);
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
 gst_cuda_filter_caps_are_cuda (GstCaps * caps)
 {
   guint i;

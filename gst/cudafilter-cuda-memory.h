@@ -70,6 +70,8 @@ gpointer cudafilter_cuda_wait_stream (GstBuffer * buf,
     gboolean on_device);
 
 gboolean gst_cuda_filter_caps_are_cuda (GstCaps * caps);
+/* Whether `mem` is GStreamer's CUDA memory (FALSE without gstreamer-cuda). */
+gboolean cudafilter_cuda_is_cuda_memory (GstMemory * mem);
 
 /* Allocation with CUDA caps: a GstCudaBufferPool on the element's context.
  * Return TRUE when they handled the query. */

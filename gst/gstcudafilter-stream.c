@@ -159,6 +159,7 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
 {
   gboolean pushed;
 
+  g_queue_clear_full (&self->done_outputs, (GDestroyNotify) gst_buffer_unref);
   if (cf_backend_in_flight (self->backend) == 0)
     return;
   pushed = cudafilter_cuda_push (self);
@@ -166,11 +167,69 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
   cudafilter_cuda_pop (pushed);
 }
 
+/* A frame finished for the caps before a renegotiation: in the memory
+ * the new caps name, through a buffer of the new pool when the memory
+ * differs (a CUDA neighbour gets CUDA memory, a system-memory one host
+ * memory), else as it is. */
+static GstBuffer *
+for_current_caps (GstCudaFilter * self, GstBuffer * done)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (self));
+  GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->out_info;
+  GstBuffer *copy = NULL;
+  GstVideoFrame from, to;
+  gboolean cuda = caps && gst_cuda_filter_caps_are_cuda (caps);
+
+  if (caps == NULL || pool == NULL || gst_buffer_n_memory (done) == 0
+      || cudafilter_cuda_is_cuda_memory (gst_buffer_peek_memory (done,
+              0)) == cuda)
+    goto keep;
+  if (!gst_buffer_pool_set_active (pool, TRUE)
+      || gst_buffer_pool_acquire_buffer (pool, &copy, NULL) != GST_FLOW_OK)
+    goto keep;
+  if (!gst_video_frame_map (&from, info, done, GST_MAP_READ))
+    goto keep;
+  if (!gst_video_frame_map (&to, info, copy, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&from);
+    goto keep;
+  }
+  gst_video_frame_copy (&to, &from);
+  gst_video_frame_unmap (&to);
+  gst_video_frame_unmap (&from);
+  gst_buffer_copy_into (copy, done, GST_BUFFER_COPY_METADATA, 0, -1);
+  gst_buffer_unref (done);
+  done = g_steal_pointer (&copy);
+keep:
+  gst_clear_buffer (&copy);
+  gst_clear_object (&pool);
+  gst_clear_caps (&caps);
+  return done;
+}
+
+/* Pushes the frames a renegotiation finished (done_outputs), oldest
+ * first, now that the new caps are downstream. */
+static GstFlowReturn
+push_done_outputs (GstCudaFilter * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *done;
+
+  while (ret == GST_FLOW_OK
+      && (done = g_queue_pop_head (&self->done_outputs)) != NULL)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
+        for_current_caps (self, done));
+  if (ret != GST_FLOW_OK)
+    gst_cuda_filter_stream_discard (self);
+  return ret;
+}
+
 /* Pushes every pending frame downstream, oldest first. */
 static GstFlowReturn
 drain (GstCudaFilter * self)
 {
-  GstFlowReturn ret = GST_FLOW_OK;
+  GstFlowReturn ret = push_done_outputs (self);
 
   while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
     GstBuffer *outbuf = NULL;
@@ -407,11 +466,45 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* Frames in flight were made for the caps (and on the backend) they were
- * submitted with, so they leave first, before the new caps go downstream:
- * GstBaseTransform also renegotiates from inside a buffer's submission
- * when downstream asks (RECONFIGURE), with frames pending.  (A caps event
- * has drained them already.)
+/* Before a renegotiation downstream asked for (RECONFIGURE: a caps event
+ * has pushed them already), the frames in flight leave under the caps they
+ * were made for, oldest first, as long as downstream takes them.  Once it
+ * refuses (a capsfilter that changed its caps answers not-negotiated),
+ * that frame and the rest are kept in done_outputs, to leave after the new
+ * caps, before the next frame.  FLOW_ERROR when a frame failed. */
+static GstFlowReturn
+hold_refused_outputs (GstCudaFilter * self)
+{
+  GstFlowReturn ret = push_done_outputs (self);
+
+  while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
+    GstBuffer *done = NULL;
+
+    ret = finish_oldest (self, &done);
+    if (ret != GST_FLOW_OK)
+      break;
+    if (!g_queue_is_empty (&self->done_outputs)) {
+      g_queue_push_tail (&self->done_outputs, done);
+      continue;
+    }
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
+        gst_buffer_ref (done));
+    if (ret == GST_FLOW_NOT_NEGOTIATED) {
+      GST_DEBUG_OBJECT (self, "downstream refuses the old caps: the frames "
+          "in flight leave after the new ones");
+      g_queue_push_tail (&self->done_outputs, done);
+      ret = GST_FLOW_OK;
+    } else {
+      gst_buffer_unref (done);
+    }
+  }
+  if (ret != GST_FLOW_OK)
+    gst_cuda_filter_stream_discard (self);
+  return ret;
+}
+
+/* Frames in flight were filtered on the backend they were submitted to,
+ * so they are finished before the caps change (hold_refused_outputs).
  *
  * CUDA memory on either pad then needs a GstCudaContext (shared with the
  * neighbours, or a new one) for its pools and mappings: the backend moves
@@ -423,7 +516,7 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (drain (self) == GST_FLOW_ERROR)
+  if (hold_refused_outputs (self) == GST_FLOW_ERROR)
     return FALSE;
   if (!PARENT_CLASS->set_caps (trans, incaps, outcaps))
     return FALSE;
@@ -459,6 +552,14 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   guint in_flight;
 
   *outbuf = NULL;
+  if (!g_queue_is_empty (&self->done_outputs)) {
+    GstFlowReturn ret = push_done_outputs (self);
+
+    if (ret != GST_FLOW_OK) {
+      gst_clear_buffer (&trans->queued_buf);
+      return ret;
+    }
+  }
   if (inbuf != NULL) {
     GstFlowReturn ret;
 

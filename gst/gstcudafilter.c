@@ -373,6 +373,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
   g_queue_init (&self->refusals);
+  g_queue_init (&self->done_outputs);
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
@@ -397,6 +398,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_free (self->kernel);
   g_free (self->logged_plan);
   g_queue_clear_full (&self->refusals, g_free);
+  g_queue_clear_full (&self->done_outputs, (GDestroyNotify) gst_buffer_unref);
   clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);

@@ -54,6 +54,9 @@ struct _GstCudaFilter
                                  * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
   gboolean prerolled;           /* a frame left since start or flush */
+  GQueue done_outputs;          /* GstBuffer *: frames finished before a
+                                 * downstream renegotiation, to leave after
+                                 * it (gstcudafilter-stream.c) */
   gint playing;                 /* frames may stay in flight: PLAYING
                                  * (atomic, set by change_state) */
   GstCudaContext *cuda_context; /* shared with the neighbours

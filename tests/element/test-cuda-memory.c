@@ -755,6 +755,71 @@ GST_END_TEST;
 
 /* Two cudafilters in a row negotiate CUDA memory between them, and the
  * whole chain (upload, both filters, download) shares one context. */
+/* Switches the capsfilter after cudafilter to system memory when the
+ * 20th frame enters cudafilter: frames are in flight then. */
+static GstPadProbeReturn
+switch_downstream (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstElement *capsfilter = data;
+  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (pad), "n")) + 1;
+
+  g_object_set_data (G_OBJECT (pad), "n", GUINT_TO_POINTER (n));
+  if (n == 20) {
+    GstCaps *caps = gst_caps_from_string ("video/x-raw");
+
+    g_object_set (capsfilter, "caps", caps, NULL);
+    gst_caps_unref (caps);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Downstream changes from CUDA memory to system memory while frames are in
+ * flight: the old caps are refused from then on (the capsfilter answers
+ * not-negotiated), and every frame still comes out, in order, with the
+ * CPU backend's bytes. */
+GST_START_TEST (test_downstream_memory_change_keeps_frames)
+{
+  const gchar *src = "videotestsrc num-buffers=40 pattern=ball ! "
+      "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1";
+  gchar *ref_desc = g_strdup_printf ("%s ! cudafilter backend=cpu "
+      "filter=box ! appsink name=sink", src);
+  gchar *gpu_desc = g_strdup_printf ("%s ! cudafilter name=f backend=cuda "
+      "frames-in-flight=4 filter=box ! capsfilter name=down caps="
+      "video/x-raw(" CUDA_FEATURE ") ! appsink name=sink", src);
+  Run ref = { 0 }, gpu = { 0 };
+  GstElement *f, *down;
+  GstPad *pad;
+  guint i;
+
+  if (!have_gpu (__func__) || !have_pipeline_elements (__func__))
+    return;
+
+  fail_unless (run_pipeline (ref_desc, &ref, FALSE), "%s", ref_desc);
+  gpu.pipeline = parse (gpu_desc);
+  f = gst_bin_get_by_name (GST_BIN (gpu.pipeline), "f");
+  down = gst_bin_get_by_name (GST_BIN (gpu.pipeline), "down");
+  pad = gst_element_get_static_pad (f, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, switch_downstream,
+      down, NULL);
+  fail_unless (run_parsed (&gpu), "%s", gpu_desc);
+  fail_unless_equals_int (gpu.samples->len, 40);
+  for (i = 1; i < gpu.samples->len; i++)
+    fail_unless (GST_BUFFER_PTS (gst_sample_get_buffer (g_ptr_array_index
+                (gpu.samples, i))) > GST_BUFFER_PTS (gst_sample_get_buffer
+            (g_ptr_array_index (gpu.samples, i - 1))), "frame %u out of "
+        "order", i);
+  assert_same_frames (&gpu, &ref, "memory change downstream");
+  gst_object_unref (pad);
+  gst_object_unref (down);
+  gst_object_unref (f);
+  run_clear (&ref);
+  run_clear (&gpu);
+  g_free (ref_desc);
+  g_free (gpu_desc);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_two_filters_one_context)
 {
   const gchar *chain = "cudafilter name=f1 %s filter=gaussian sigma=1.5 ! "
@@ -1092,6 +1157,7 @@ cuda_memory_suite (void)
   tcase_set_timeout (gpu, 240);
   tcase_add_test (gpu, test_upload_filter_download_matches);
   tcase_add_test (gpu, test_two_filters_one_context);
+  tcase_add_test (gpu, test_downstream_memory_change_keeps_frames);
   tcase_add_test (gpu, test_context_from_application);
   tcase_add_test (gpu, test_decoder_to_filter);
   tcase_add_test (gpu, test_hevc10_decoder_to_filter);
