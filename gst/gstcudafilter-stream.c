@@ -6,8 +6,9 @@
  * GPU.  The backend holds each frame until its wait hands it back: the one
  * record of which frame is where.
  * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
- * segments, ...) and renegotiation drain every pending frame first; a flush
- * discards them.  This file owns the queue of pending frames.
+ * segments, ...) and renegotiation drain every pending frame first (frames
+ * a renegotiation finished that downstream refused under the old caps wait
+ * in done_outputs for the new ones); a flush discards them.
  *
  * With memory:CUDAMemory caps the backend reads and writes the buffers in
  * place, in the element's shared CUDA context (cudafilter-cuda-memory.c).
@@ -225,24 +226,69 @@ push_done_outputs (GstCudaFilter * self)
   return ret;
 }
 
-/* Pushes every pending frame downstream, oldest first. */
+/* Pushes every pending frame downstream, oldest first.  With
+ * `keep_refused` (a renegotiation downstream asked for, set_caps), a frame
+ * downstream refuses under the caps it was made for (a capsfilter that
+ * changed its caps answers not-negotiated) is kept, with the rest, in
+ * done_outputs, to leave after the new caps, before the next frame.
+ * FLOW_ERROR when a frame failed. */
 static GstFlowReturn
-drain (GstCudaFilter * self)
+push_pending (GstCudaFilter * self, gboolean keep_refused)
 {
+  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (self);
   GstFlowReturn ret = push_done_outputs (self);
 
   while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
     GstBuffer *outbuf = NULL;
 
     ret = finish_oldest (self, &outbuf);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), outbuf);
+    if (ret != GST_FLOW_OK)
+      break;
+    if (!g_queue_is_empty (&self->done_outputs)) {
+      g_queue_push_tail (&self->done_outputs, outbuf);
+      continue;
+    }
+    if (!keep_refused) {
+      ret = gst_pad_push (srcpad, outbuf);
+      continue;
+    }
+    ret = gst_pad_push (srcpad, gst_buffer_ref (outbuf));
+    if (ret == GST_FLOW_NOT_NEGOTIATED) {
+      GST_DEBUG_OBJECT (self, "downstream refuses the old caps: the frames "
+          "in flight leave after the new ones");
+      g_queue_push_tail (&self->done_outputs, outbuf);
+      ret = GST_FLOW_OK;
+    } else {
+      gst_buffer_unref (outbuf);
+    }
   }
   if (ret != GST_FLOW_OK) {
     GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
     gst_cuda_filter_stream_discard (self);
   }
   return ret;
+}
+
+static GstFlowReturn
+drain (GstCudaFilter * self)
+{
+  return push_pending (self, FALSE);
+}
+
+/* Takes the sink pad's stream lock, as the streaming thread holds it;
+ * FALSE, with the lock taken all the same, when the pad is flushing (a
+ * flush or a stop is under way and discards the frames). */
+static gboolean
+lock_stream_unless_flushing (GstCudaFilter * self)
+{
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+  gboolean flushing;
+
+  GST_PAD_STREAM_LOCK (sinkpad);
+  GST_OBJECT_LOCK (sinkpad);
+  flushing = GST_PAD_IS_FLUSHING (sinkpad);
+  GST_OBJECT_UNLOCK (sinkpad);
+  return !flushing;
 }
 
 /* Frames stay in flight only while PLAYING.  Below, every sink downstream
@@ -260,19 +306,14 @@ static void
 release_held (GstElement * element, gpointer unused)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (element);
-  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
-  gboolean flushing;
 
-  GST_PAD_STREAM_LOCK (sinkpad);
-  GST_OBJECT_LOCK (sinkpad);
-  flushing = GST_PAD_IS_FLUSHING (sinkpad);
-  GST_OBJECT_UNLOCK (sinkpad);
-  if (!flushing && cf_backend_in_flight (self->backend) > 0) {
+  if (lock_stream_unless_flushing (self)
+      && cf_backend_in_flight (self->backend) > 0) {
     GST_DEBUG_OBJECT (self, "paused: %u frame(s) in flight leave now",
         cf_backend_in_flight (self->backend));
     drain (self);
   }
-  GST_PAD_STREAM_UNLOCK (sinkpad);
+  GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
 }
 
 GstStateChangeReturn
@@ -466,45 +507,11 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* Before a renegotiation downstream asked for (RECONFIGURE: a caps event
- * has pushed them already), the frames in flight leave under the caps they
- * were made for, oldest first, as long as downstream takes them.  Once it
- * refuses (a capsfilter that changed its caps answers not-negotiated),
- * that frame and the rest are kept in done_outputs, to leave after the new
- * caps, before the next frame.  FLOW_ERROR when a frame failed. */
-static GstFlowReturn
-hold_refused_outputs (GstCudaFilter * self)
-{
-  GstFlowReturn ret = push_done_outputs (self);
-
-  while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
-    GstBuffer *done = NULL;
-
-    ret = finish_oldest (self, &done);
-    if (ret != GST_FLOW_OK)
-      break;
-    if (!g_queue_is_empty (&self->done_outputs)) {
-      g_queue_push_tail (&self->done_outputs, done);
-      continue;
-    }
-    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
-        gst_buffer_ref (done));
-    if (ret == GST_FLOW_NOT_NEGOTIATED) {
-      GST_DEBUG_OBJECT (self, "downstream refuses the old caps: the frames "
-          "in flight leave after the new ones");
-      g_queue_push_tail (&self->done_outputs, done);
-      ret = GST_FLOW_OK;
-    } else {
-      gst_buffer_unref (done);
-    }
-  }
-  if (ret != GST_FLOW_OK)
-    gst_cuda_filter_stream_discard (self);
-  return ret;
-}
-
 /* Frames in flight were filtered on the backend they were submitted to,
- * so they are finished before the caps change (hold_refused_outputs).
+ * so they are finished before the caps change.  A caps event has pushed
+ * them already; with frames left, GstBaseTransform renegotiates because
+ * downstream asked (RECONFIGURE), and downstream may refuse the old caps
+ * (push_pending keeps those frames for after the new ones).
  *
  * CUDA memory on either pad then needs a GstCudaContext (shared with the
  * neighbours, or a new one) for its pools and mappings: the backend moves
@@ -516,7 +523,7 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
 
-  if (hold_refused_outputs (self) == GST_FLOW_ERROR)
+  if (push_pending (self, TRUE) == GST_FLOW_ERROR)
     return FALSE;
   if (!PARENT_CLASS->set_caps (trans, incaps, outcaps))
     return FALSE;
@@ -619,16 +626,11 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
      * class runs after waiting for that lock, and an answer in parallel
      * puts the base class's allocation query back after the stop cleared
      * it (leaked, its pool and caps with it, if the element is freed). */
-    GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
-    gboolean ok = FALSE, flushing;
+    gboolean ok = FALSE;
 
-    GST_PAD_STREAM_LOCK (sinkpad);
-    GST_OBJECT_LOCK (sinkpad);
-    flushing = GST_PAD_IS_FLUSHING (sinkpad);
-    GST_OBJECT_UNLOCK (sinkpad);
-    if (!flushing)
+    if (lock_stream_unless_flushing (self))
       ok = PARENT_CLASS->query (trans, direction, query);
-    GST_PAD_STREAM_UNLOCK (sinkpad);
+    GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
     return ok;
   }
   if (!PARENT_CLASS->query (trans, direction, query))
