@@ -484,7 +484,7 @@ cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 
 gboolean
 cudafilter_cuda_propose_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -500,7 +500,7 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
-    gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
+    gst_buffer_pool_config_set_params (config, caps, info->size, held, 0);
     if (!gst_buffer_pool_set_config (pool, config)) {
       GST_WARNING_OBJECT (self, "CUDA pool refused its configuration");
       gst_object_unref (pool);
@@ -510,7 +510,7 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
     gst_structure_free (config);
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_query_add_allocation_pool (query, pool, size, held, 0);
     gst_object_unref (pool);
   }
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -544,7 +544,7 @@ tag_pool_stream (GstCudaFilter * self, GstStructure * config)
 
 gboolean
 cudafilter_cuda_decide_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   GstBufferPool *pool = NULL;
   GstStructure *config;
@@ -567,7 +567,9 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
 
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  /* No maximum: frames in flight hold outputs until they are pushed. */
+  /* No maximum, and room for the frames in flight, which hold outputs
+   * until they are pushed, besides those downstream keeps. */
+  min += held;
   gst_buffer_pool_config_set_params (config, caps, info->size, min, 0);
 #if GST_CHECK_VERSION(1, 24, 0)
   tag_pool_stream (self, config);
@@ -672,14 +674,14 @@ cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 
 gboolean
 cudafilter_cuda_propose_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   return FALSE;
 }
 
 gboolean
 cudafilter_cuda_decide_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   return FALSE;
 }

@@ -73,6 +73,20 @@ depth_for (guint frames_in_flight, gboolean live)
   return live ? 1 : AUTO_DEPTH;
 }
 
+guint
+gst_cuda_filter_stream_held_bound (GstCudaFilter * self)
+{
+  guint wanted;
+
+  if (self->depth != 0)
+    return self->depth;
+  GST_OBJECT_LOCK (self);
+  wanted = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  /* Not live: the larger of the two automatic depths. */
+  return depth_for (wanted, FALSE);
+}
+
 /* Chosen at the first frame, when upstream can tell whether it is live.
  * QoS (dropping frames that would arrive late) is for live pipelines only:
  * elsewhere every frame that goes in comes out. */

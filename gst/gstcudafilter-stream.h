@@ -23,6 +23,11 @@ GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
+/* The most frames the element holds at once, inputs and outputs alike:
+ * the depth once chosen, before that the largest it can be chosen as
+ * (the pools are sized before the first frame). */
+guint gst_cuda_filter_stream_held_bound (GstCudaFilter * self);
+
 /* Waits for and drops every pending frame (flush, stop). */
 void gst_cuda_filter_stream_discard (GstCudaFilter * self);
 
