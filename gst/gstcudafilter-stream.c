@@ -632,17 +632,21 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
 
   if (cudafilter_cuda_handle_query (self, query))
     return TRUE;
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-      GST_QUERY_ALLOCATION) {
-    /* It may renegotiate, and so drain (set_caps): under the stream lock,
-     * like every other user of the frames in flight (release_held).  Not
-     * once the pad is flushing: a stop may be under way, which the base
-     * class runs after waiting for that lock, and an answer in parallel
-     * puts the base class's allocation query back after the stop cleared
-     * it (leaked, its pool and caps with it, if the element is freed). */
+  if (direction == GST_PAD_SINK && (GST_QUERY_TYPE (query) ==
+          GST_QUERY_ALLOCATION || GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)) {
+    /* Upstream wants its buffers back (a decoder changing resolution
+     * sends both): every frame in flight leaves first, as at EOS.  Under
+     * the stream lock, like every other user of the frames in flight
+     * (release_held); an allocation query may also renegotiate, and so
+     * drain (set_caps).  Not once the pad is flushing: a stop may be under
+     * way, which the base class runs after waiting for that lock, and an
+     * answer in parallel puts the base class's allocation query back after
+     * the stop cleared it (leaked, its pool and caps with it, if the
+     * element is freed). */
     gboolean ok = FALSE;
 
-    if (lock_stream_unless_flushing (self))
+    if (lock_stream_unless_flushing (self)
+        && drain (self) != GST_FLOW_ERROR)
       ok = PARENT_CLASS->query (trans, direction, query);
     GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
     return ok;
