@@ -24,6 +24,7 @@
 #include "cudafilter-stats.h"
 #include "cudafilter-cuda-memory.h"
 #include "cudafilter-pin.h"
+#include "cudafilter-frame-bounds.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -364,6 +365,28 @@ log_memory_path (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       outbuf);
 }
 
+/* Metadata written by another element may describe more than a buffer
+ * holds: refused with an error naming the plane, never read or written
+ * past the end. */
+static gboolean
+frames_in_bounds (GstCudaFilter * self, CfPendingFrame * pf)
+{
+  gchar *why = NULL;
+  const gchar *which = "input";
+
+  if (gst_cuda_filter_frame_in_bounds (&pf->in, &why)) {
+    which = "output";
+    if (gst_cuda_filter_frame_in_bounds (&pf->out, &why))
+      return TRUE;
+  }
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("The %s buffer is smaller than its video meta says: %s.", which, why),
+      ("%s buffer %" GST_PTR_FORMAT, which, which[0] == 'i' ? pf->inbuf :
+          pf->outbuf));
+  g_free (why);
+  return FALSE;
+}
+
 static GstFlowReturn
 submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 {
@@ -421,6 +444,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
 
+  if (!frames_in_bounds (self, pf)) {
+    pending_free (pf);
+    return GST_FLOW_ERROR;
+  }
   if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
     gst_cuda_filter_pin_recycled_memory (inbuf);
   log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
