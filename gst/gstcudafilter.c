@@ -60,6 +60,9 @@ static const gchar *const cuda_filter_formats[] = {
 };
 
 #define CUSTOM_KERNEL_EXAMPLE "kernel=\"0 -1 0; -1 5 -1; 0 -1 0\""
+#define NO_KERNEL_TEXT "filter=custom needs the 'kernel' property: a matrix " \
+  "with rows separated by ';' and values by spaces or commas, e.g. " \
+  CUSTOM_KERNEL_EXAMPLE "."
 
 enum
 {
@@ -746,7 +749,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GstCudaFilterBackend choice;
   gint device_id;
   guint cpu_threads;
-  gboolean pushed;
+  gboolean pushed, no_kernel;
   GQueue refusals;
   gchar *text;
 
@@ -754,6 +757,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   choice = self->backend_choice;
   device_id = self->device_id;
   cpu_threads = self->cpu_threads;
+  no_kernel = self->params.filter == CF_FILTER_CUSTOM && self->kernel == NULL;
   self->dirty = TRUE;
   refusals = self->refusals;
   g_queue_init (&self->refusals);
@@ -762,6 +766,14 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   while ((text = g_queue_pop_head (&refusals)) != NULL) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
     g_free (text);
+  }
+  /* Settings that cannot work whatever the caps fail the state change, as
+   * GStreamer's own elements do (filesrc without a location): the
+   * application learns it from set_state, before any data flows, instead
+   * of from an error posted mid-negotiation, which races its main loop. */
+  if (no_kernel) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, (NO_KERNEL_TEXT), (NULL));
+    return FALSE;
   }
   gst_cuda_filter_stats_reset (self);
   pushed = cudafilter_cuda_push (self);
@@ -852,10 +864,7 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
 
   if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {
     if (!self->have_applied) {   /* at start: nothing to keep */
-      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-          ("filter=custom needs the 'kernel' property: a matrix with rows "
-              "separated by ';' and values by spaces or commas, e.g. "
-              CUSTOM_KERNEL_EXAMPLE "."), (NULL));
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, (NO_KERNEL_TEXT), (NULL));
       goto failed;
     }
     /* A change under way (filter set, kernel to come): keep filtering as
