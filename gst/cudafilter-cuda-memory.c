@@ -303,6 +303,10 @@ cudafilter_cuda_push_context (GstCudaContext * context)
 gboolean
 cudafilter_cuda_push (GstCudaFilter * self)
 {
+  /* The CPU backend touches no CUDA, whatever context it was handed. */
+  if (self->backend != NULL && cf_backend_kind (self->backend) ==
+      CF_BACKEND_CPU)
+    return FALSE;
   return cudafilter_cuda_push_context (self->cuda_context);
 }
 
