@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudafilter-presets.h"
+#include "gstcudafilter.h"
 
 typedef struct
 {
@@ -125,8 +126,14 @@ presets_load_preset (GstPreset * preset, const gchar * name)
   GObject *object = G_OBJECT (preset);
   guint i;
 
-  if (is_user_preset (preset, name))
-    return default_iface.load_preset (preset, name);
+  if (is_user_preset (preset, name)) {
+    gboolean ok;
+
+    gst_cuda_filter_begin_settings (GST_CUDA_FILTER (object));
+    ok = default_iface.load_preset (preset, name);
+    gst_cuda_filter_end_settings (GST_CUDA_FILTER (object));
+    return ok;
+  }
 
   builtin = find_builtin (name);
   if (builtin == NULL) {
@@ -134,13 +141,17 @@ presets_load_preset (GstPreset * preset, const gchar * name)
     return FALSE;
   }
 
-  /* One notify burst, after all values are in. */
+  /* One notify burst, after all values are in; the stream takes them all
+   * at once (the defaults in between, custom without its kernel when
+   * leaving emboss, are never filtered with). */
+  gst_cuda_filter_begin_settings (GST_CUDA_FILTER (object));
   g_object_freeze_notify (object);
   reset_filter_settings (object);
   for (i = 0; builtin->settings[i] != NULL; i += 2)
     gst_util_set_object_arg (object, builtin->settings[i],
         builtin->settings[i + 1]);
   g_object_thaw_notify (object);
+  gst_cuda_filter_end_settings (GST_CUDA_FILTER (object));
   return TRUE;
 }
 

@@ -95,16 +95,19 @@ static void
 choose_depth (GstCudaFilter * self)
 {
   gboolean live = upstream_is_live (self);
+  gboolean qos_set;
   guint wanted;
 
   GST_OBJECT_LOCK (self);
   wanted = self->frames_in_flight;
+  qos_set = self->qos_set;
   GST_OBJECT_UNLOCK (self);
 
   wanted = depth_for (wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
-  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
+  if (!qos_set)
+    gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
   GST_INFO_OBJECT (self, "%u frame(s) in flight on %s, %s upstream", wanted,
       cf_backend_describe (self->backend), live ? "live" : "non-live");
 }

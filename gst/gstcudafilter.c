@@ -102,7 +102,7 @@ static GstCaps *
 gst_cuda_filter_template_caps (void)
 {
   GValue list = G_VALUE_INIT;
-  GstCaps *sys, *cuda;
+  GstCaps *sys, *cuda, *caps;
   guint i;
 
   g_value_init (&list, GST_TYPE_LIST);
@@ -120,7 +120,13 @@ gst_cuda_filter_template_caps (void)
   gst_caps_set_value (sys, "format", &list);
   cuda = cudafilter_cuda_memory_caps (&list);
   g_value_unset (&list);
-  return gst_caps_merge (cuda, sys);
+  caps = gst_caps_merge (cuda, sys);
+  /* Progressive frames only: a 2D filter across the two fields of an
+   * interlaced frame mixes pictures taken at different times (deinterlace
+   * first). */
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  return caps;
 }
 
 #define gst_cuda_filter_parent_class parent_class
@@ -365,6 +371,18 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_PLANES, 0);
 }
 
+/* The application's qos setting (GstBaseTransform's property) stands; the
+ * element only chooses it while the application has not. */
+static void
+qos_notified (GObject * object, GParamSpec * pspec, gpointer unused)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (object);
+
+  GST_OBJECT_LOCK (self);
+  self->qos_set = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
 static void
 gst_cuda_filter_init (GstCudaFilter * self)
 {
@@ -380,6 +398,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+  g_signal_connect (self, "notify::qos", G_CALLBACK (qos_notified), NULL);
 }
 
 /* Forgets the last spec's parameters: the next start is a first start. */
@@ -669,6 +688,23 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+void
+gst_cuda_filter_begin_settings (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  self->settings_batch++;
+  GST_OBJECT_UNLOCK (self);
+}
+
+void
+gst_cuda_filter_end_settings (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  if (self->settings_batch > 0)
+    self->settings_batch--;
+  GST_OBJECT_UNLOCK (self);
+}
+
 gint
 gst_cuda_filter_get_device_id (GstCudaFilter * self)
 {
@@ -820,7 +856,10 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
   GstClockTime stream_time;
 
-  /* Controlled properties take their value for this buffer. */
+  /* Controlled properties take their value for this buffer: at its stream
+   * time, which only a TIME segment gives (appsrc's default is BYTES). */
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       GST_BUFFER_TIMESTAMP (buffer));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
@@ -852,7 +891,8 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   int maxval;
 
   GST_OBJECT_LOCK (self);
-  if (!force && !self->dirty && self->spec != NULL) {
+  if (!force && self->spec != NULL && (!self->dirty
+          || self->settings_batch > 0)) {
     GST_OBJECT_UNLOCK (self);
     return TRUE;
   }
