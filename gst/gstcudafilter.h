@@ -67,6 +67,9 @@ struct _GstCudaFilter
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read
                                  * with a reference off this thread */
+  gboolean cuda_context_wanted; /* the streaming thread is asking for a
+                                 * context (cudafilter_cuda_open), under the
+                                 * object lock */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
   GstCudaStream *cuda_stream;   /* the element's own stream in that context
                                  * (GStreamer >= 1.24), which its output
