@@ -37,7 +37,12 @@ set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
   "$build"/tests/element/test-element-samples \
   "$build"/tests/element/test-element-values \
   "$build"/tests/element/test-element-properties \
-  "$build"/tests/element/test-element-pipeline "$@"
+  "$build"/tests/element/test-element-pipeline \
+  "$build"/tests/element/test-bounded-pools \
+  "$build"/tests/element/test-upstream-queries \
+  "$build"/tests/element/test-lying-meta \
+  "$build"/tests/element/test-cpu-pools \
+  "$build"/tests/element/test-stream-inputs "$@"
 for t in "$@"; do
   name=$(basename "$t")
   log="$build/valgrind-$name.log"
