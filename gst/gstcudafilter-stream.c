@@ -429,9 +429,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
     g_free (pf);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the input buffer as %s %dx%d: it is smaller than "
-            "the negotiated caps say.", GST_VIDEO_INFO_NAME (&vfilter->in_info),
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The input buffer is smaller than its caps or video meta say: it "
+            "cannot be mapped as %s %dx%d.",
+            GST_VIDEO_INFO_NAME (&vfilter->in_info),
             GST_VIDEO_INFO_WIDTH (&vfilter->in_info),
             GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
     return GST_FLOW_ERROR;
