@@ -186,6 +186,15 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
   cudafilter_cuda_pop (pushed);
 }
 
+void
+gst_cuda_filter_stream_reset (GstCudaFilter * self)
+{
+  gst_cuda_filter_stream_discard (self);
+  self->depth = 0;
+  self->prerolled = FALSE;
+  self->memory_path = 0;
+}
+
 /* A frame finished for the caps before a renegotiation: in the memory
  * the new caps name, through a buffer of the new pool when the memory
  * differs (a CUDA neighbour gets CUDA memory, a system-memory one host

@@ -836,17 +836,15 @@ static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed = cudafilter_cuda_push (self);
+  gboolean pushed;
 
-  gst_cuda_filter_stream_discard (self);
+  gst_cuda_filter_stream_reset (self);
+  pushed = cudafilter_cuda_push (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_pop (pushed);
   clear_applied (self);
-  self->depth = 0;
-  self->prerolled = FALSE;
   self->backend_in_context = FALSE;
-  self->memory_path = 0;
   cudafilter_cuda_close (self);
   return TRUE;
 }

@@ -21,6 +21,9 @@ for s in /usr/share/gstreamer-1.0/valgrind/*.supp /usr/lib/valgrind/gst*.supp; d
 done
 
 export CK_FORK=no G_SLICE=always-malloc G_DEBUG=gc-friendly
+# test-stream-inputs: fewer preset loads racing the stream (seconds, not
+# minutes, under memcheck).
+export CF_PRESET_LOADS=300
 export GST_PLUGIN_PATH="$build/gst:$plugins" GST_PLUGIN_SYSTEM_PATH_1_0=
 export GST_REGISTRY="$build/tests/valgrind-registry.bin"
 # One registry scan outside valgrind, so that memcheck sees no forked scanner.
