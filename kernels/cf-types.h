@@ -92,6 +92,7 @@ typedef struct
   int iterations;
   int se_w, se_h, se_ax, se_ay; /* CF_NL_*_SE: table[0 .. se_w * se_h) */
   int n_offsets;                /* CF_NL_BILATERAL: offsets in the disk */
+  int weight_bits;              /* fractional bits of each weight */
   int range_len;                /* range weights table[off_range ..) */
   int off_space;                /* table: space weights, then dx, dy */
   int off_range;

@@ -8,10 +8,21 @@
 #include <string.h>
 #include "cf-spec-private.h"
 
-/* Fractional bits of the bilateral's space and range weights: their
- * product stays below 2^32, its sums over 63 x 63 samples of 16 bits
- * below 2^62. */
-#define BILATERAL_BITS 16
+/* Fractional bits of each of the bilateral's two weights (space, range):
+ * as many as keep the sum of n products times samples of `depth` bits
+ * below 2^63, so the sums are exact in 64 bits, and at most 30 (the
+ * tables are ints).  Each weight's rounding moves the result by at most
+ * about n * maxval * 2^-(bits + 1) in the worst case, far less in
+ * practice (signs mix): 20 bits at 16-bit depth and a 9x9 disk. */
+static int
+bilateral_bits (int n, int depth)
+{
+  int log2n = 0;
+
+  while ((1 << log2n) < n)
+    log2n++;
+  return MIN ((63 - depth - log2n) / 2, 30);
+}
 
 static const char *
 nick_of (const CfParams * p)
@@ -243,7 +254,7 @@ gboolean
 cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
 {
   CfNonlin *nl = &spec->nl;
-  double sc = p->sigma_color, one = ldexp (1.0, BILATERAL_BITS);
+  double sc = p->sigma_color, one;
   double cs, cc;
   int radius, i, j, n = 0, len, max_len;
   int *space, *dx, *dy;
@@ -274,6 +285,13 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
   }
   cs = -0.5 / (p->sigma * p->sigma);
   cc = -0.5 / (sc * sc);
+  for (i = -radius; i <= radius; i++)
+    for (j = -radius; j <= radius; j++)
+      n += i * i + j * j <= radius * radius;
+  nl->weight_bits = bilateral_bits (n, spec->kp.maxval == 255 ? 8 :
+      g_bit_storage (spec->kp.maxval));
+  one = ldexp (1.0, nl->weight_bits);
+  n = 0;
 
   /* Range weights by colour distance (up to three channels' L1), cut
    * where they round to zero (they only fall). */

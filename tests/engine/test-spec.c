@@ -171,8 +171,9 @@ test_spec_structuring_elements (void)
   cf_spec_free (s);
 }
 
-/* The bilateral's window is OpenCV's disk and its weights exp() in 16
- * fractional bits. */
+/* The bilateral's window is OpenCV's disk and its weights exp() in as
+ * many fractional bits as 64-bit sums allow: (63 - depth - ceil (log2
+ * (offsets))) / 2. */
 static void
 test_spec_bilateral (void)
 {
@@ -188,14 +189,16 @@ test_spec_bilateral (void)
   g_assert_nonnull (s);
   g_assert_cmpint (s->nl.n_offsets, ==, 13);
   g_assert_cmpint (s->kp.kw, ==, 5);
+  /* (63 - 8 - 4) / 2 = 25 bits. */
+  g_assert_cmpint (s->nl.weight_bits, ==, 25);
   n = s->nl.n_offsets;
-  /* The centre: weight 1 = 65536; the range table at 0 and at 30 (the
-   * default 8-bit sigma-color): exp (-1/2) * 65536 = 39749.5 -> 39750. */
+  /* The centre weighs 1; the range table at 0 and at 30 (the default
+   * 8-bit sigma-color): exp (-1/2) * 2^25 = 20351791.8. */
   for (int k = 0; k < n; k++)
     if (s->table[n + k] == 0 && s->table[2 * n + k] == 0)
-      g_assert_cmpint (s->table[k], ==, 65536);
-  g_assert_cmpint (s->table[s->nl.off_range], ==, 65536);
-  g_assert_cmpint (s->table[s->nl.off_range + 30], ==, 39750);
+      g_assert_cmpint (s->table[k], ==, 1 << 25);
+  g_assert_cmpint (s->table[s->nl.off_range], ==, 1 << 25);
+  g_assert_cmpint (s->table[s->nl.off_range + 30], ==, 20351792);
   cf_spec_free (s);
 
   /* kernel-size 0: radius round (1.5 sigma) = 3 for sigma 2. */
@@ -204,11 +207,13 @@ test_spec_bilateral (void)
   s = cf_spec_new (&p, 1, NULL);
   g_assert_cmpint (s->kp.kw, ==, 7);
   cf_spec_free (s);
-  /* The default sigma-color scales with the depth: 120.3 at 10 bits,
-   * where exp (-1/2) falls at 120 or 121. */
+  /* The default sigma-color scales with the depth: 120.35 at 10 bits;
+   * 29 offsets, (63 - 10 - 5) / 2 = 24 bits: 10205737.1 at 120, 10121187.3
+   * at 121. */
   s = cf_spec_new_for_depth (&p, 10, NULL);
-  g_assert_cmpint (s->table[s->nl.off_range + 120], >, 39749);
-  g_assert_cmpint (s->table[s->nl.off_range + 121], <, 39749);
+  g_assert_cmpint (s->nl.weight_bits, ==, 24);
+  g_assert_cmpint (s->table[s->nl.off_range + 120], ==, 10205737);
+  g_assert_cmpint (s->table[s->nl.off_range + 121], ==, 10121187);
   cf_spec_free (s);
 }
 
