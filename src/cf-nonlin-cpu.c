@@ -4,15 +4,38 @@
  */
 /* cudafilter engine: the fast CPU backend's nonlinear operations: each
  * pass of the spec's program (CfNonlin) over bands of rows on the thread
- * pool, with the per-sample arithmetic of kernels/cf-nonlin.h, which the
- * CUDA kernels share. */
+ * pool.  The rows a window reads are expanded once with their border into
+ * a ring of plain 16-bit rows, so the operations are loops over arrays
+ * with no border logic: min/max lane by lane (vectorised), the 8-bit
+ * median with a sliding histogram (Huang), deeper medians by selection,
+ * the bilateral with the spec's integer weights in 64-bit sums (the
+ * CUDA kernels' sums, in another order: the same bytes). */
+#include <string.h>
 #include "cf-nonlin-cpu.h"
 #include "cf-nonlin.h"
+#include "cf-backend.h"
+
+/* The rows of one image a pass reads, expanded with the border: row v
+ * (v may lie outside the frame) sits in slot v mod kh. */
+typedef struct
+{
+  guint16 *buf;
+  int pitch;                    /* w + kw - 1 */
+  int *have;                    /* the row each slot holds, or G_MININT */
+} Ring;
+
+/* Scratch of one part (one thread), grown when a pass needs more. */
+typedef struct
+{
+  guint8 *mem;
+  gsize len;
+} PartScratch;
 
 struct _CfNonlinCpu
 {
   guint16 *scratch;
   gsize scratch_len;
+  PartScratch parts[CF_CPU_MAX_THREADS];
   /* The frame and pass being run, for the pool's parts. */
   const CfSpec *spec;
   const CfLayout *layout;
@@ -23,6 +46,12 @@ struct _CfNonlinCpu
   int groups[CF_MAX_CHANNELS][3];
 };
 
+/* A pass's window: kw x kh samples, (x, y) at (ax, ay) in it. */
+typedef struct
+{
+  int kw, kh, ax, ay;
+} Window;
+
 CfNonlinCpu *
 cf_nonlin_cpu_new (void)
 {
@@ -32,8 +61,12 @@ cf_nonlin_cpu_new (void)
 void
 cf_nonlin_cpu_free (CfNonlinCpu * self)
 {
+  int i;
+
   if (self == NULL)
     return;
+  for (i = 0; i < CF_CPU_MAX_THREADS; i++)
+    g_free (self->parts[i].mem);
   g_free (self->scratch);
   g_free (self);
 }
@@ -56,77 +89,392 @@ image_of (const CfNonlinCpu * self, int c, int id, CfNlImage * im)
   }
 }
 
-static int
-pass_sample (const CfNonlinCpu * self, int c, const CfNlImage * src, int x,
-    int y)
+static Window
+window_of (const CfNonlin * nl, const CfNlPass * p)
 {
-  const CfSpec *spec = self->spec;
-  const CfNlPass *p = self->pass;
-  const CfKernelParams *kp = &spec->kp;
+  Window w = { 1, 1, 0, 0 };
 
   switch (p->step) {
     case CF_NL_MEDIAN:
-      return cf_nl_median (src, x, y, p->len, spec->nl.rank, kp);
+      w.kw = w.kh = p->len;
+      w.ax = w.ay = p->len / 2;
+      break;
     case CF_NL_MIN_ROW:
     case CF_NL_MAX_ROW:
-      return cf_nl_minmax_line (src, x, y, p->len, p->anchor, 1,
-          p->step == CF_NL_MAX_ROW, kp);
+      w.kw = p->len;
+      w.ax = p->anchor;
+      break;
     case CF_NL_MIN_COL:
     case CF_NL_MAX_COL:
-      return cf_nl_minmax_line (src, x, y, p->len, p->anchor, 0,
-          p->step == CF_NL_MAX_COL, kp);
+      w.kh = p->len;
+      w.ay = p->anchor;
+      break;
     case CF_NL_MIN_SE:
     case CF_NL_MAX_SE:
-      return cf_nl_minmax_se (src, x, y, &spec->nl, spec->table,
-          p->step == CF_NL_MAX_SE, kp);
-    case CF_NL_SUB:{
-      CfNlImage b;
-
-      image_of (self, c, p->src2, &b);
-      return cf_nl_sub (cf_nl_read (src, x, y), cf_nl_read (&b, x, y));
-    }
-    case CF_NL_BILATERAL:{
-      CfNlImage ims[3];
-      int n = 0, own = 0, i;
-
-      for (i = 0; i < 3 && self->groups[c][i] >= 0; i++) {
-        if (self->groups[c][i] == c)
-          own = i;
-        image_of (self, self->groups[c][i], p->src, &ims[n++]);
-      }
-      return cf_nl_bilateral (ims, n, own, x, y, &spec->nl, spec->table, kp);
-    }
+      w.kw = nl->se_w;
+      w.kh = nl->se_h;
+      w.ax = nl->se_ax;
+      w.ay = nl->se_ay;
+      break;
+    case CF_NL_BILATERAL:
+      w.kw = w.kh = 2 * p->len + 1;
+      w.ax = w.ay = p->len;
+      break;
     default:
-      g_assert_not_reached ();
-      return 0;
+      break;
+  }
+  return w;
+}
+
+static gsize
+align64 (gsize n)
+{
+  return (n + 63) & ~(gsize) 63;
+}
+
+/* Expands row v of `im` (border rows included) into dst. */
+static void
+expand_row (const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp, guint16 * dst)
+{
+  int w = im->ch.width, n = w + win->kw - 1, y, e;
+
+  y = cf_border_index (v, im->ch.height, kp->border);
+  if (y < 0) {
+    for (e = 0; e < n; e++)
+      dst[e] = (guint16) kp->border_value;
+    return;
+  }
+  for (e = 0; e < n; e++) {
+    int x = e - win->ax;
+
+    if (x >= 0 && x < w) {
+      dst[e] = (guint16) cf_nl_read (im, x, y);
+    } else {
+      int bx = cf_border_index (x, w, kp->border);
+
+      dst[e] = (guint16) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+    }
+  }
+}
+
+static const guint16 *
+ring_row (Ring * r, const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp)
+{
+  int slot = ((v % win->kh) + win->kh) % win->kh;
+  guint16 *row = r->buf + (gsize) slot * r->pitch;
+
+  if (r->have[slot] != v) {
+    expand_row (im, win, v, kp, row);
+    r->have[slot] = v;
+  }
+  return row;
+}
+
+/* The rank-th smallest of n values (n small): selection in place. */
+static int
+select_rank (guint16 * a, int n, int rank)
+{
+  int lo = 0, hi = n - 1;
+
+  while (hi > lo) {
+    guint16 pivot = a[(lo + hi) / 2];
+    int i = lo, j = hi;
+
+    while (i <= j) {
+      while (a[i] < pivot)
+        i++;
+      while (a[j] > pivot)
+        j--;
+      if (i <= j) {
+        guint16 t = a[i];
+
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (rank <= j)
+      hi = j;
+    else if (rank >= i)
+      lo = i;
+    else
+      break;
+  }
+  return a[rank];
+}
+
+/* Medians of one row of outputs from the k expanded rows. */
+static void
+median_row (const guint16 * const *rows, int k, int w, int rank,
+    gboolean bytes, guint32 * hist, guint16 * gather, gint32 * out)
+{
+  int x, i, j;
+
+  if (!bytes) {
+    for (x = 0; x < w; x++) {
+      int n = 0;
+
+      for (j = 0; j < k; j++)
+        for (i = 0; i < k; i++)
+          gather[n++] = rows[j][x + i];
+      out[x] = select_rank (gather, n, rank);
+    }
+    return;
+  }
+  /* Huang: a histogram of the window slides along the row; the median m
+   * and the count of samples below it follow the changes. */
+  {
+    int m = 0, below = 0;
+
+    memset (hist, 0, 256 * sizeof (guint32));
+    for (j = 0; j < k; j++)
+      for (i = 0; i < k; i++)
+        hist[rows[j][i]]++;
+    for (x = 0; x < w; x++) {
+      if (x > 0) {
+        for (j = 0; j < k; j++) {
+          int gone = rows[j][x - 1], come = rows[j][x + k - 1];
+
+          hist[gone]--;
+          below -= gone < m;
+          hist[come]++;
+          below += come < m;
+        }
+      }
+      while (below > rank)
+        below -= hist[--m];
+      while (below + (int) hist[m] <= rank)
+        below += hist[m++];
+      out[x] = m;
+    }
+  }
+}
+
+static void
+minmax_rows (const guint16 * const *rows, const Window * win,
+    const int *se, gboolean max, int w, int maxval, gint32 * out)
+{
+  int x, i, j;
+
+  for (x = 0; x < w; x++)
+    out[x] = max ? 0 : maxval;
+  for (j = 0; j < win->kh; j++)
+    for (i = 0; i < win->kw; i++) {
+      const guint16 *r = rows[j] + i;
+
+      if (se != NULL && !se[j * win->kw + i])
+        continue;
+      if (max) {
+        for (x = 0; x < w; x++)
+          out[x] = r[x] > out[x] ? r[x] : out[x];
+      } else {
+        for (x = 0; x < w; x++)
+          out[x] = r[x] < out[x] ? r[x] : out[x];
+      }
+    }
+}
+
+/* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
+ * channel written. */
+static void
+bilateral_row (const guint16 * const *rows[3], int n, int own,
+    const Window * win, const CfNonlin * nl, const int *table, int w,
+    gint64 * sum, gint64 * wsum, gint32 * out)
+{
+  const int *space = table + nl->off_space;
+  const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
+  const int *range = table + nl->off_range;
+  int x, k, c;
+
+  memset (sum, 0, sizeof (gint64) * w);
+  memset (wsum, 0, sizeof (gint64) * w);
+  for (k = 0; k < nl->n_offsets; k++) {
+    int j = dy[k] + win->ay, i = dx[k] + win->ax;
+
+    for (x = 0; x < w; x++) {
+      int d = 0;
+      gint64 wt;
+
+      for (c = 0; c < n; c++) {
+        int s = rows[c][j][x + i], m = rows[c][win->ay][x + win->ax];
+
+        d += s > m ? s - m : m - s;
+      }
+      if (d >= nl->range_len)
+        continue;
+      wt = (gint64) space[k] * range[d];
+      sum[x] += wt * rows[own][j][x + i];
+      wsum[x] += wt;
+    }
+  }
+  for (x = 0; x < w; x++)
+    out[x] = (gint32) ((sum[x] + wsum[x] / 2) / wsum[x]);
+}
+
+/* Carves the part's scratch: rings of n_images x kh rows, the output row,
+ * the bilateral's sums, the median's histogram and gathered window. */
+typedef struct
+{
+  Ring rings[3];
+  gint32 *out;
+  gint64 *sum, *wsum;
+  guint32 *hist;
+  guint16 *gather;
+} Carved;
+
+static void
+carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
+{
+  gsize pitch = (gsize) w + win->kw - 1;
+  gsize ring = align64 (pitch * win->kh * sizeof (guint16));
+  gsize have = align64 (win->kh * sizeof (int));
+  gsize need = n_images * (ring + have) + align64 (w * sizeof (gint32)) +
+      2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  guint8 *p;
+  int i, s;
+
+  if (need > ps->len) {
+    g_free (ps->mem);
+    ps->mem = g_malloc (need + 64);
+    ps->len = need;
+  }
+  p = (guint8 *) (((guintptr) ps->mem + 63) & ~(guintptr) 63);
+  for (i = 0; i < n_images; i++) {
+    c->rings[i].buf = (guint16 *) p;
+    c->rings[i].pitch = (int) pitch;
+    p += ring;
+    c->rings[i].have = (int *) p;
+    for (s = 0; s < win->kh; s++)
+      c->rings[i].have[s] = G_MININT;
+    p += have;
+  }
+  c->out = (gint32 *) p;
+  p += align64 (w * sizeof (gint32));
+  c->sum = (gint64 *) p;
+  p += align64 (w * sizeof (gint64));
+  c->wsum = (gint64 *) p;
+  p += align64 (w * sizeof (gint64));
+  c->hist = (guint32 *) p;
+  p += align64 (256 * sizeof (guint32));
+  c->gather = (guint16 *) p;
+}
+
+static void
+store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
+{
+  const CfChannel *ch = &self->layout->channels[c];
+  const CfNlPass *p = self->pass;
+  int x;
+
+  if (p->dst == CF_NL_OUT) {
+    guint8 *row = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    for (x = 0; x < ch->width; x++)
+      cf_sample_write (row + (gsize) x * ch->pixel_stride, ch, v[x]);
+  } else {
+    guint16 *row = self->scratch + (gsize) p->dst * self->image_len +
+        self->chan_off[c] + (gsize) y * ch->width;
+
+    for (x = 0; x < ch->width; x++)
+      row[x] = (guint16) v[x];
   }
 }
 
 /* Rows [y0, y1) of channel c through the current pass. */
 static void
-pass_rows (const CfNonlinCpu * self, int c, int y0, int y1)
+pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
 {
-  const CfChannel *ch = &self->layout->channels[c];
+  const CfSpec *spec = self->spec;
+  const CfKernelParams *kp = &spec->kp;
   const CfNlPass *p = self->pass;
-  CfNlImage src;
-  int x, y;
+  const CfChannel *ch = &self->layout->channels[c];
+  const Window win = window_of (&spec->nl, p);
+  const guint16 *rows[3][CF_MAX_TAPS + 1];
+  const guint16 *const *rowsets[3] = { rows[0], rows[1], rows[2] };
+  CfNlImage ims[3];
+  int n_images = 1, own = 0, w = ch->width, x, y, j, i;
+  Carved cv;
 
-  image_of (self, c, p->src, &src);
-  for (y = y0; y < y1; y++) {
-    if (p->dst == CF_NL_OUT) {
-      guint8 *row = self->out->data[ch->plane] + (gsize) y *
-          self->out->stride[ch->plane] + ch->offset;
+  if (p->step == CF_NL_SUB) {
+    CfNlImage a, b;
+    gint32 *out;
 
-      for (x = 0; x < ch->width; x++)
-        cf_sample_write (row + (gsize) x * ch->pixel_stride, ch,
-            pass_sample (self, c, &src, x, y));
-    } else {
-      guint16 *row = self->scratch + (gsize) p->dst * self->image_len +
-          self->chan_off[c] + (gsize) y * ch->width;
-
-      for (x = 0; x < ch->width; x++)
-        row[x] = (guint16) pass_sample (self, c, &src, x, y);
+    image_of (self, c, p->src, &a);
+    image_of (self, c, p->src2, &b);
+    carve (ps, &win, w, 0, &cv);
+    out = cv.out;
+    for (y = y0; y < y1; y++) {
+      for (x = 0; x < w; x++)
+        out[x] = cf_nl_sub (cf_nl_read (&a, x, y), cf_nl_read (&b, x, y));
+      store_row (self, c, y, out);
     }
+    return;
+  }
+
+  if (p->step == CF_NL_BILATERAL) {
+    n_images = 0;
+    for (i = 0; i < 3 && self->groups[c][i] >= 0; i++) {
+      if (self->groups[c][i] == c)
+        own = i;
+      image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
+    }
+  } else {
+    image_of (self, c, p->src, &ims[0]);
+  }
+  /* Rows and columns may be longer than CF_MAX_TAPS (iterated
+   * rectangles): one row then, or rows one at a time below. */
+  carve (ps, &win, w, n_images, &cv);
+
+  for (y = y0; y < y1; y++) {
+    if (win.kh > CF_MAX_TAPS + 1) {
+      /* A long column: min/max row by row, straight from the ring's one
+       * slot per row. */
+      gboolean max = p->step == CF_NL_MAX_COL;
+
+      for (x = 0; x < w; x++)
+        cv.out[x] = max ? 0 : kp->maxval;
+      for (j = 0; j < win.kh; j++) {
+        const guint16 *r = ring_row (&cv.rings[0], &ims[0], &win,
+            y - win.ay + j, kp);
+
+        for (x = 0; x < w; x++)
+          cv.out[x] = max ? MAX (cv.out[x], r[x]) : MIN (cv.out[x], r[x]);
+      }
+      store_row (self, c, y, cv.out);
+      continue;
+    }
+    for (i = 0; i < n_images; i++)
+      for (j = 0; j < win.kh; j++)
+        rows[i][j] = ring_row (&cv.rings[i], &ims[i], &win, y - win.ay + j,
+            kp);
+    switch (p->step) {
+      case CF_NL_MEDIAN:
+        median_row (rows[0], win.kw, w, spec->nl.rank, kp->maxval == 255,
+            cv.hist, cv.gather, cv.out);
+        break;
+      case CF_NL_MIN_ROW:
+      case CF_NL_MAX_ROW:
+      case CF_NL_MIN_COL:
+      case CF_NL_MAX_COL:
+        minmax_rows (rows[0], &win, NULL, p->step == CF_NL_MAX_ROW
+            || p->step == CF_NL_MAX_COL, w, kp->maxval, cv.out);
+        break;
+      case CF_NL_MIN_SE:
+      case CF_NL_MAX_SE:
+        minmax_rows (rows[0], &win, spec->table, p->step == CF_NL_MAX_SE, w,
+            kp->maxval, cv.out);
+        break;
+      case CF_NL_BILATERAL:
+        bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,
+            w, cv.sum, cv.wsum, cv.out);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+    store_row (self, c, y, cv.out);
   }
 }
 
@@ -165,10 +513,10 @@ run_part (gpointer data, int index, int n_parts)
     int y0 = (int) ((gint64) ch->height * index / n_parts);
     int y1 = (int) ((gint64) ch->height * (index + 1) / n_parts);
 
-    if (ch->width <= 0 || ch->height <= 0)
+    if (ch->width <= 0 || ch->height <= 0 || y0 >= y1)
       continue;
     if (ch->mode == CF_CHANNEL_FILTER)
-      pass_rows (self, c, y0, y1);
+      pass_rows (self, &self->parts[index], c, y0, y1);
     else if (self->pass->dst == CF_NL_OUT)
       other_rows (self, ch, y0, y1);
   }
