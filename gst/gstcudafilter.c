@@ -83,6 +83,9 @@ enum
   PROP_PLANES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_CPU_THREADS,
+  PROP_SHAPE,
+  PROP_ITERATIONS,
+  PROP_SIGMA_COLOR,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
@@ -214,9 +217,11 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_int ("kernel-size", "Kernel size",
           "Kernel width and height in pixels: odd, up to "
           G_STRINGIFY (CF_MAX_TAPS) ", or 0 to derive it (from sigma as "
-          "OpenCV for gaussian and sharpen, 1 for laplacian, 3 otherwise); "
-          "the aperture of sobel, sobel-x, sobel-y and laplacian; not used by "
-          "scharr and custom",
+          "OpenCV for gaussian, sharpen and bilateral, 1 for laplacian, 3 "
+          "otherwise); the aperture of sobel, sobel-x, sobel-y and "
+          "laplacian; the window of median (odd, from 3); the structuring "
+          "element's size for morphology (any size from 1, with shape); the "
+          "diameter of bilateral (any size); not used by scharr and custom",
           0, CF_MAX_TAPS, defaults.kernel_size, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
@@ -316,13 +321,36 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_SHAPE,
+      g_param_spec_enum ("shape", "Shape",
+          used_by ("Structuring element of kernel-size x kernel-size, as "
+              "OpenCV's getStructuringElement makes it; the kernel "
+              "property, when set, gives the element instead (nonzero = "
+              "in, anchored at the centre)", CF_READS_SHAPE),
+          GST_TYPE_CUDA_FILTER_SHAPE, defaults.shape, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          used_by ("How many times each erosion and dilation repeats, as "
+              "OpenCV's iterations", CF_READS_ITERATIONS),
+          1, CF_MAX_ITERATIONS, defaults.iterations, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA_COLOR,
+      g_param_spec_double ("sigma-color", "Sigma colour",
+          used_by ("Range standard deviation in the format's sample values: "
+              "samples this far apart in colour weigh exp(-1/2) as much; "
+              "> 0, or -1 for 30 at 8 bits scaled to the depth (120 at 10 "
+              "bits)", CF_READS_SIGMA_COLOR),
+          -1.0, 1e6, defaults.sigma_color, FILTER_PARAM_FLAGS));
+
   gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
-      "Convolution filters on raw video with CUDA: Gaussian and box blur, "
-      "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
-      "with a CPU fallback giving the same output", "The cudafilter authors");
+      "Filters on raw video with CUDA: Gaussian and box blur, "
+      "Sobel/Scharr gradients, Laplacian, unsharp mask, custom kernels, "
+      "median, morphology and bilateral, with a CPU fallback giving the "
+      "same output", "The cudafilter authors");
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
       "CUDA convolution filter");
@@ -450,6 +478,10 @@ accepted_values (guint prop_id)
           "0 -1 0\"";
     case PROP_DIVISOR:
       return "a non-zero number, or 0 for the sum of the kernel";
+    case PROP_ITERATIONS:
+      return "a number from 1 to " G_STRINGIFY (CF_MAX_ITERATIONS);
+    case PROP_SIGMA_COLOR:
+      return "a value > 0, or -1 for the default";
     default:
       return "a value in the property's documented range";
   }
@@ -467,7 +499,10 @@ validate_params (const CfParams * params, guint prop_id, GError ** error)
   if (prop_id == PROP_KERNEL) {
     if (check.kernel == NULL)
       return TRUE;
-    check.filter = CF_FILTER_CUSTOM;
+    /* Checked as the filter that reads it: a structuring element, or
+     * custom weights for any other. */
+    if (!(cf_filters[check.filter].reads & CF_READS_KERNEL))
+      check.filter = CF_FILTER_CUSTOM;
   } else if (check.filter == CF_FILTER_CUSTOM && check.kernel == NULL) {
     if (prop_id != PROP_KERNEL_SIZE)
       return TRUE;
@@ -575,6 +610,15 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     case PROP_BORDER_VALUE:
       params.border_value = (int) g_value_get_uint (value);
       break;
+    case PROP_SHAPE:
+      params.shape = (CfShape) g_value_get_enum (value);
+      break;
+    case PROP_ITERATIONS:
+      params.iterations = g_value_get_int (value);
+      break;
+    case PROP_SIGMA_COLOR:
+      params.sigma_color = g_value_get_double (value);
+      break;
     case PROP_BACKEND:
       /* Read by start(): the backend never changes mid-stream. */
       self->backend_choice = g_value_get_enum (value);
@@ -665,6 +709,15 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       g_value_set_uint (value, (guint) self->params.border_value);
+      break;
+    case PROP_SHAPE:
+      g_value_set_enum (value, self->params.shape);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->params.iterations);
+      break;
+    case PROP_SIGMA_COLOR:
+      g_value_set_double (value, self->params.sigma_color);
       break;
     case PROP_BACKEND:
       g_value_set_enum (value, self->backend_choice);

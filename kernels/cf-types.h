@@ -26,6 +26,79 @@ typedef enum
   CF_BORDER_CONSTANT = 4        /* iiiiii|abcdefg, i = border value */
 } CfBorder;
 
+/* The kind of operation a spec runs: a convolution (weights and a post
+ * operation), or one of the nonlinear operations, each a sample of the
+ * window (rank, min/max) or an integer-weighted mean (bilateral). */
+typedef enum
+{
+  CF_OPERATION_CONVOLVE = 0,
+  CF_OPERATION_MEDIAN = 1,      /* rank k*k/2 of a k x k window */
+  CF_OPERATION_MORPH = 2,       /* min/max over a structuring element */
+  CF_OPERATION_BILATERAL = 3    /* range- and space-weighted mean */
+} CfOperation;
+
+#define CF_N_OPERATIONS (CF_OPERATION_BILATERAL + 1)
+
+/* Steps of a nonlinear program (CfNonlin): a pass reads image `src` and
+ * writes image `dst`; images are the input frame, the output frame, or
+ * scratch images of the same geometry as each channel. */
+typedef enum
+{
+  CF_NL_MEDIAN = 0,             /* rank `rank` of a len x len2 window */
+  CF_NL_MIN_ROW = 1,            /* min of len samples along x, anchor */
+  CF_NL_MAX_ROW = 2,
+  CF_NL_MIN_COL = 3,            /* min of len samples along y, anchor */
+  CF_NL_MAX_COL = 4,
+  CF_NL_MIN_SE = 5,             /* min over the structuring element */
+  CF_NL_MAX_SE = 6,
+  CF_NL_SUB = 7,                /* saturate (src - src2) */
+  CF_NL_BILATERAL = 8           /* disk of radius len, weight tables */
+} CfNlStep;
+
+/* Morphology as OpenCV's morphologyEx names it. */
+typedef enum
+{
+  CF_MORPH_ERODE = 0,
+  CF_MORPH_DILATE,
+  CF_MORPH_OPEN,
+  CF_MORPH_CLOSE,
+  CF_MORPH_GRADIENT,
+  CF_MORPH_TOPHAT,
+  CF_MORPH_BLACKHAT
+} CfMorph;
+
+#define CF_NL_FRAME (-1)        /* the input frame */
+#define CF_NL_OUT (-2)          /* the output frame */
+#define CF_NL_MAX_SCRATCH 4
+#define CF_NL_MAX_PASSES 40
+
+typedef struct
+{
+  int step;                     /* CfNlStep */
+  int src, src2, dst;           /* CF_NL_FRAME, CF_NL_OUT or scratch index */
+  int len, anchor;              /* window taps and anchor along the pass */
+} CfNlPass;
+
+/* A nonlinear operation as passes over whole images, with the border
+ * applied at every pass (as OpenCV's iterations do).  Tables (the
+ * structuring element, the bilateral weights) travel beside it as ints. */
+typedef struct
+{
+  int n_passes;
+  CfNlPass passes[CF_NL_MAX_PASSES];
+  int n_scratch;                /* scratch images per channel */
+  int rank;                     /* CF_NL_MEDIAN */
+  int morph;                    /* CfMorph, for the reference */
+  int iterations;
+  int se_w, se_h, se_ax, se_ay; /* CF_NL_*_SE: table[0 .. se_w * se_h) */
+  int n_offsets;                /* CF_NL_BILATERAL: offsets in the disk */
+  int weight_bits;              /* fractional bits of each weight */
+  int range_len;                /* range weights table[off_range ..) */
+  int off_space;                /* table: space weights, then dx, dy */
+  int off_range;
+  int n_table;                  /* ints in the table */
+} CfNonlin;
+
 /* How the accumulated sum(s) become an output sample. */
 typedef enum
 {
@@ -91,6 +164,7 @@ typedef struct
   int maxval;                   /* 2^depth - 1: 255, 1023, 4095, 65535 */
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
   int dense_taps_s8;              /* every dense weight fits a signed byte */
+  int operation;                /* CfOperation */
 } CfKernelParams;
 
 /* FFT convolution of dense kernels by overlap-save: every filtered channel

@@ -16,6 +16,7 @@
 #include "cf-backend-private.h"
 #include "cf-cuda-check.h"
 #include "cf-launch.h"
+#include "cf-nonlin-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -45,6 +46,10 @@ typedef struct
   gboolean have_dense;
   guint64 dense_serial;
 
+  /* Scratch images of the nonlinear operations' passes. */
+  unsigned short *d_scratch;
+  size_t scratch_capacity;
+
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
   CfFft *fft;
@@ -61,6 +66,9 @@ typedef struct
 {
   CfLaunchPlan *kernel;         /* the direct kernel */
   gboolean fft;                 /* dense weights through FFTs instead */
+  gboolean nonlin;              /* the nonlinear passes (cf_nonlin_run) */
+  int colour;                   /* the layout's */
+  int groups[CF_MAX_CHANNELS][3];       /* cf_layout_colour_groups */
   guint64 serial;
   int n_channels;
   CfChannel channels[CF_MAX_CHANNELS];
@@ -186,6 +194,7 @@ slot_clear (CfCudaSlot * self)
     cudaFree (self->d_out[p]);
   }
   cudaFree (self->d_dense);
+  cudaFree (self->d_scratch);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -248,12 +257,19 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
   return TRUE;
 }
 
+/* The spec's ints on the device: dense weights of a convolution, or the
+ * table of a nonlinear operation (none for a median). */
 static gboolean
 ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
-  size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+  gboolean convolve = spec->kp.operation == CF_OPERATION_CONVOLVE;
+  const int *host = convolve ? spec->dense : spec->table;
+  size_t bytes = (convolve ? (size_t) spec->kp.kw * spec->kp.kh :
+      (size_t) spec->nl.n_table) * sizeof (int);
 
   if (self->have_dense && self->dense_serial == spec->serial)
+    return TRUE;
+  if (bytes == 0 || host == NULL)
     return TRUE;
 
   self->have_dense = FALSE;
@@ -267,7 +283,7 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, host, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -290,12 +306,22 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
 
   if (self->have_plan && plan->serial == spec->serial
       && plan->n_channels == layout->n_channels
+      && plan->colour == layout->colour
       && memcmp (plan->channels, layout->channels, bytes) == 0)
     return TRUE;
 
   self->have_plan = FALSE;
   g_clear_pointer (&plan->kernel, cf_launch_plan_free);
   plan->fft = FALSE;
+  plan->nonlin = spec->kp.operation != CF_OPERATION_CONVOLVE;
+  plan->colour = layout->colour;
+  cf_layout_colour_groups (layout, plan->groups);
+  if (plan->nonlin) {
+    cf_backend_take_plan_name (&self->parent, g_strdup_printf ("nonlinear, "
+            "%d pass%s", spec->nl.n_passes, spec->nl.n_passes == 1 ? "" :
+            "es"));
+    goto planned;
+  }
 #ifdef HAVE_CUFFT
   {
     CfFftGeometry geom;
@@ -323,6 +349,7 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
     name = g_strdup (cf_launch_plan_name (plan->kernel));
   cf_backend_take_plan_name (&self->parent, name);
 
+planned:
   plan->serial = spec->serial;
   plan->n_channels = layout->n_channels;
   memcpy (plan->channels, layout->channels, bytes);
@@ -346,6 +373,23 @@ launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
+  if (backend->plan.nonlin) {
+    size_t bytes = cf_nonlin_scratch_bytes (df, &spec->nl);
+
+    if (bytes > self->scratch_capacity) {
+      /* cudaFree waits for the frames that still use the old images. */
+      cudaFree (self->d_scratch);
+      self->d_scratch = NULL;
+      self->scratch_capacity = 0;
+      if (!cf_cuda_check (cudaMalloc ((void **) &self->d_scratch, bytes),
+              "cudaMalloc (scratch images)", error))
+        return FALSE;
+      self->scratch_capacity = bytes;
+    }
+    return cf_cuda_check (cf_nonlin_run (df, &spec->kp, &spec->nl, dense,
+            (const int (*)[3]) backend->plan.groups, self->d_scratch,
+            self->stream), "cf_nonlin_run (kernel launch)", error);
+  }
   if (backend->plan.kernel == NULL) {
     g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
         "No kernel takes this filter on this layout");

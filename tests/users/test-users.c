@@ -15,7 +15,8 @@
 
 static const gchar *const builtin_names[] = {
   "soft-blur", "strong-blur", "box-blur", "edges", "edges-fine", "outline",
-  "sharpen", "strong-sharpen", "emboss"
+  "sharpen", "strong-sharpen", "emboss", "denoise", "denoise-strong",
+  "skin-smooth", "mask-clean"
 };
 
 static GstElement *
@@ -153,6 +154,22 @@ GST_START_TEST (test_preset_load_sets_properties)
   check_arg (e, "kernel", NULL);
   check_arg (e, "offset", "0");
 
+  /* The nonlinear presets set their own properties, and the next preset
+   * puts them back. */
+  fail_unless (gst_preset_load_preset (GST_PRESET (e), "mask-clean"));
+  check_arg (e, "filter", "open");
+  check_arg (e, "shape", "ellipse");
+  check_arg (e, "kernel-size", "3");
+  fail_unless (gst_preset_load_preset (GST_PRESET (e), "skin-smooth"));
+  check_arg (e, "filter", "bilateral");
+  check_arg (e, "shape", "rect");
+  check_arg (e, "kernel-size", "9");
+  check_arg (e, "sigma-color", "30");
+  fail_unless (gst_preset_load_preset (GST_PRESET (e), "denoise-strong"));
+  check_arg (e, "filter", "median");
+  check_arg (e, "kernel-size", "5");
+  check_arg (e, "sigma-color", "-1");
+
   /* The user's choice of planes and backend is left alone. */
   gst_util_set_object_arg (G_OBJECT (e), "planes", "luma");
   fail_unless (gst_preset_load_preset (GST_PRESET (e), "soft-blur"));
@@ -178,6 +195,8 @@ GST_START_TEST (test_preset_output_on_constant)
     {"soft-blur", 77}, {"strong-blur", 77}, {"box-blur", 77},
     {"edges", 0}, {"edges-fine", 0}, {"outline", 0},
     {"sharpen", 77}, {"strong-sharpen", 77}, {"emboss", 128},
+    {"denoise", 77}, {"denoise-strong", 77}, {"skin-smooth", 77},
+    {"mask-clean", 77},
   };
   guint i;
 
