@@ -312,10 +312,11 @@ run_case (int filter, const Format * fmt, int width, int height,
   }
   CHECK (cudaMemcpyAsync (d_in, h_pinned, dev_bytes, cudaMemcpyHostToDevice,
           stream));
-  if (!spec->kp.separable) {
-    size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+  if (cf_weights_on_device (&spec->kp)) {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
     CHECK (cudaMalloc ((void **) &d_dense, bytes));
-    CHECK (cudaMemcpyAsync (d_dense, spec->dense, bytes,
+    CHECK (cudaMemcpyAsync (d_dense, weights, bytes,
             cudaMemcpyHostToDevice, stream));
   }
   CHECK (cudaStreamSynchronize (stream));

@@ -248,10 +248,14 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
   return TRUE;
 }
 
+/* The weights the kernels read from device memory (cf_weights_on_device):
+ * the dense matrix, or separable taps too long for the launch
+ * parameters. */
 static gboolean
 ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
-  size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+  gsize bytes;
+  const void *weights = cf_spec_device_weights (spec, &bytes);
 
   if (self->have_dense && self->dense_serial == spec->serial)
     return TRUE;
@@ -267,7 +271,7 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, weights, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -405,7 +409,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
           !out->on_device, pitch, error) || !order_after (self, in, error)
       || !order_after (self, out, error))
     return FALSE;
-  if (!spec->kp.separable) {
+  if (cf_weights_on_device (&spec->kp)) {
     if (!ensure_dense (self, spec, error))
       return FALSE;
     dense = self->d_dense;
