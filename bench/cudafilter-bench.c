@@ -325,19 +325,15 @@ run_case (int filter, const Format * fmt, int width, int height,
   }
   CHECK (cudaMemcpyAsync (d_in, h_pinned, dev_bytes, cudaMemcpyHostToDevice,
           stream));
-  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
-    size_t bytes = (size_t) spec->nl.n_table * sizeof (int);
+  {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
 
     if (bytes > 0) {
       CHECK (cudaMalloc ((void **) &d_dense, bytes));
-      CHECK (cudaMemcpyAsync (d_dense, spec->table, bytes,
+      CHECK (cudaMemcpyAsync (d_dense, weights, bytes,
               cudaMemcpyHostToDevice, stream));
     }
-  } else if (!spec->kp.separable) {
-    size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
-    CHECK (cudaMalloc ((void **) &d_dense, bytes));
-    CHECK (cudaMemcpyAsync (d_dense, spec->dense, bytes,
-            cudaMemcpyHostToDevice, stream));
   }
   CHECK (cudaStreamSynchronize (stream));
 

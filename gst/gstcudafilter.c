@@ -202,9 +202,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
           used_by ("Gaussian standard deviation in pixels (horizontal; also "
-              "vertical when sigma-y is 0), > 0; the derived kernel (about "
-              "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
-              " taps unless kernel-size is set", CF_READS_SIGMA),
+              "vertical when sigma-y is 0), > 0; the derived kernel (6 sigma "
+              "+ 1 taps for 8-bit samples, 8 sigma + 1 for deeper ones) must "
+              "stay within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth "
+              "(sigma up to 31) unless kernel-size is set", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
@@ -468,7 +469,8 @@ accepted_values (guint prop_id)
     case PROP_SIGMA:
     case PROP_SIGMA_Y:
       return "a value > 0 (sigma-y also 0) whose derived kernel size stays "
-          "within " G_STRINGIFY (CF_MAX_TAPS) " taps, or set kernel-size";
+          "within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth (up to "
+          "31), or set kernel-size";
     case PROP_KERNEL_SIZE:
       return "0 (derived) or an odd number from 1 to "
           G_STRINGIFY (CF_MAX_TAPS) " that the filter supports";
@@ -494,7 +496,6 @@ static gboolean
 validate_params (const CfParams * params, guint prop_id, GError ** error)
 {
   CfParams check = *params;
-  CfSpec *spec;
 
   if (prop_id == PROP_KERNEL) {
     if (check.kernel == NULL)
@@ -509,18 +510,14 @@ validate_params (const CfParams * params, guint prop_id, GError ** error)
     check.filter = CF_FILTER_GAUSSIAN;
   }
 
-  spec = cf_spec_new (&check, 1, error);
-  if (spec == NULL)
+  if (!cf_params_check (&check, error))
     return FALSE;
-  cf_spec_free (spec);
 
   /* custom ignores kernel-size: still refuse one no other filter takes. */
   if (prop_id == PROP_KERNEL_SIZE && check.filter == CF_FILTER_CUSTOM) {
     check.filter = CF_FILTER_GAUSSIAN;
-    spec = cf_spec_new (&check, 1, error);
-    if (spec == NULL)
+    if (!cf_params_check (&check, error))
       return FALSE;
-    cf_spec_free (spec);
   }
   return TRUE;
 }
@@ -938,7 +935,6 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   CfLayout layout;
   CfSpec *spec;
   GError *err = NULL;
-  gboolean kept = FALSE;
   int maxval;
 
   GST_OBJECT_LOCK (self);
@@ -968,7 +964,6 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
               "set."), (NULL));
     }
     keep_applied (self, &params);
-    kept = TRUE;
   } else {
     self->incomplete_warned = FALSE;
   }
@@ -987,19 +982,10 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
             "using %d", params.border_value, cf_layout_depth (&layout),
             GST_VIDEO_INFO_NAME (info), maxval), (NULL));
 
+  /* Properties were checked for every depth when they were set
+   * (cf_params_check): a refused value was never taken, whatever the
+   * format. */
   spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  if (spec == NULL && self->have_applied && !kept) {
-    /* Properties are checked against 8-bit samples when they are set; a
-     * change the stream's depth cannot take (a sigma that needs more taps
-     * for 16-bit samples, weights too large) keeps the last settings that
-     * worked, as a half-made change does. */
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
-        ("Invalid filter settings for %s: %s: filtering as before.",
-            GST_VIDEO_INFO_NAME (info), err->message), (NULL));
-    g_clear_error (&err);
-    keep_applied (self, &params);
-    spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  }
   if (spec == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid filter settings for %s: %s",

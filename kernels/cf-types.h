@@ -9,8 +9,13 @@
 extern "C" {
 #endif
 
-/* Largest kernel width or height in taps, for every filter. */
-#define CF_MAX_TAPS 63
+/* Largest kernel width or height in taps, for every filter: Gaussian sigma
+ * up to 31 at every depth (8 sigma + 1 taps for deeper samples). */
+#define CF_MAX_TAPS 255
+/* Separable taps the launch parameters carry (4 KB of them with CUDA
+ * 12.0); longer separable weights, as dense ones always, are read from
+ * device memory (cf_weights_on_device). */
+#define CF_ARG_TAPS 63
 /* Most planes in a frame (GBRA has 4). */
 #define CF_MAX_PLANES 4
 /* Most channel jobs in a frame: 4 samples per pixel in one plane, or 4 planes. */
@@ -140,12 +145,19 @@ typedef struct
   int shared_word;              /* other channels own the word's other bits */
 } CfChannel;
 
-/* Separable weights travel by value in the launch parameters. */
+/* Separable weights of a spec: [kernel][tap]. */
 typedef struct
 {
   int row[2][CF_MAX_TAPS + 1];
   int col[2][CF_MAX_TAPS + 1];
 } CfSepWeights;
+
+/* The same, as the launch parameters carry them up to CF_ARG_TAPS. */
+typedef struct
+{
+  int row[2][CF_ARG_TAPS + 1];
+  int col[2][CF_ARG_TAPS + 1];
+} CfArgWeights;
 
 /* Everything a kernel needs besides the weights and the image pointers. */
 typedef struct
@@ -166,6 +178,18 @@ typedef struct
   int dense_taps_s8;              /* every dense weight fits a signed byte */
   int operation;                /* CfOperation */
 } CfKernelParams;
+
+/* Whether a launch reads the weights from device memory: the kh x kw
+ * dense weights, or separable ones too long for the launch parameters (a
+ * whole CfSepWeights). */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline int
+cf_weights_on_device (const CfKernelParams * kp)
+{
+  return !kp->separable || kp->kw > CF_ARG_TAPS || kp->kh > CF_ARG_TAPS;
+}
 
 /* FFT convolution of dense kernels by overlap-save: every filtered channel
  * is cut into tiles of fft_w x fft_h input samples, each giving step_x x

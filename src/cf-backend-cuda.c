@@ -257,19 +257,18 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
   return TRUE;
 }
 
-/* The spec's ints on the device: dense weights of a convolution, or the
+/* What the kernels read from device memory (cf_spec_device_weights): the
+ * dense matrix, separable taps too long for the launch parameters, or the
  * table of a nonlinear operation (none for a median). */
 static gboolean
 ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
-  gboolean convolve = spec->kp.operation == CF_OPERATION_CONVOLVE;
-  const int *host = convolve ? spec->dense : spec->table;
-  size_t bytes = (convolve ? (size_t) spec->kp.kw * spec->kp.kh :
-      (size_t) spec->nl.n_table) * sizeof (int);
+  gsize bytes;
+  const void *weights = cf_spec_device_weights (spec, &bytes);
 
   if (self->have_dense && self->dense_serial == spec->serial)
     return TRUE;
-  if (bytes == 0 || host == NULL)
+  if (bytes == 0 || weights == NULL)
     return TRUE;
 
   self->have_dense = FALSE;
@@ -283,7 +282,7 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, host, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, weights, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -449,7 +448,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
           !out->on_device, pitch, error) || !order_after (self, in, error)
       || !order_after (self, out, error))
     return FALSE;
-  if (!spec->kp.separable) {
+  if (cf_weights_on_device (&spec->kp)) {
     if (!ensure_dense (self, spec, error))
       return FALSE;
     dense = self->d_dense;

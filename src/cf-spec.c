@@ -665,6 +665,41 @@ cf_spec_skip_serials (guint64 n)
   atomic_fetch_add (&spec_serial, n);
 }
 
+gboolean
+cf_params_check (const CfParams * params, GError ** error)
+{
+  static const int depths[] = { 8, 16 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++) {
+    CfSpec *spec = cf_spec_new_for_depth (params, depths[i], error);
+
+    if (spec == NULL)
+      return FALSE;
+    cf_spec_free (spec);
+  }
+  return TRUE;
+}
+
+const void *
+cf_spec_device_weights (const CfSpec * spec, gsize * bytes)
+{
+  const CfKernelParams *kp = &spec->kp;
+
+  *bytes = 0;
+  if (kp->operation != CF_OPERATION_CONVOLVE) {
+    *bytes = (gsize) spec->nl.n_table * sizeof (int);
+    return *bytes > 0 ? spec->table : NULL;
+  }
+  if (!cf_weights_on_device (kp))
+    return NULL;
+  if (kp->separable) {
+    *bytes = sizeof (spec->sep);
+    return &spec->sep;
+  }
+  *bytes = (gsize) kp->kw * kp->kh * sizeof (int);
+  return spec->dense;
+}
+
 void
 cf_spec_free (CfSpec * spec)
 {

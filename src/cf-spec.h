@@ -87,6 +87,16 @@ CfSpec *cf_spec_new_for_depth (const CfParams * params, int depth,
 CfSpec *cf_spec_new (const CfParams * params, int sample_bytes,
     GError ** error);
 void cf_spec_free (CfSpec * spec);
+/* Whether params make a spec at every depth a stream may have (8 and 16
+ * bits, the extremes of the taps and of the sums): the one test of
+ * settings, so that a value is taken or refused the same way whatever
+ * format is negotiated later. */
+gboolean cf_params_check (const CfParams * params, GError ** error);
+/* What a CUDA launch reads from device memory, and its size in bytes: for a
+ * convolution (cf_weights_on_device) the dense matrix or separable taps too
+ * long for the launch parameters, for a nonlinear operation its table;
+ * NULL when the launch parameters carry all it needs. */
+const void *cf_spec_device_weights (const CfSpec * spec, gsize * bytes);
 
 /* The parameters a filter reads besides border and border-value, which
  * every filter reads. */

@@ -52,7 +52,7 @@ test_kernel_parse_bad (void)
     g_assert_null (v);
     g_error_free (err);
   }
-  for (i = 0; i < 64; i++)
+  for (i = 0; i < CF_MAX_TAPS + 1; i++)
     g_string_append (big, "1 ");
   {
     GError *err = NULL;

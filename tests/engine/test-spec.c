@@ -27,14 +27,15 @@ test_spec_validation (void)
   cf_params_init (&p);
   p.kernel_size = 4;
   expect_spec_error (&p, "kernel-size");
-  p.kernel_size = 65;
+  p.kernel_size = 257;
   expect_spec_error (&p, "kernel-size");
 
   cf_params_init (&p);
   p.sigma = 0.0;
   expect_spec_error (&p, "sigma");
-  p.sigma = 20.0;
-  expect_spec_error (&p, "taps");
+  /* 8-bit samples: cvRound (6 sigma + 1) | 1 taps, 259 here. */
+  p.sigma = 43.0;
+  expect_spec_error (&p, "259-tap");
 
   cf_params_init (&p);
   p.filter = CF_FILTER_CUSTOM;
@@ -217,6 +218,68 @@ test_spec_bilateral (void)
   cf_spec_free (s);
 }
 
+/* The largest kernels: 255 taps a side, Gaussian sigma up to 31 at every
+ * depth (OpenCV's sizes: 6 sigma + 1 at 8 bits, 8 sigma + 1 deeper). */
+static void
+test_largest_kernels (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  cf_params_init (&p);
+  p.sigma = 31.0;
+  spec = cf_spec_new (&p, 1, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 187);
+  cf_spec_free (spec);
+  spec = cf_spec_new (&p, 2, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 249);
+  g_assert_cmpint (spec->kp.kh, ==, 249);
+  cf_spec_free (spec);
+  g_assert_true (cf_params_check (&p, &err));
+  g_assert_no_error (err);
+
+  /* sigma 8 on 16-bit samples (65 taps) was refused at 63. */
+  p.sigma = 8.0;
+  spec = cf_spec_new_for_depth (&p, 16, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 65);
+  cf_spec_free (spec);
+
+  p.kernel_size = 255;
+  p.filter = CF_FILTER_BOX;
+  g_assert_true (cf_params_check (&p, &err));
+  g_assert_no_error (err);
+}
+
+/* Settings are checked at every depth: sigma 32 fits 8-bit samples (193
+ * taps) but not 16-bit ones (257), so it is refused whatever the format. */
+static void
+test_params_check_every_depth (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  cf_params_init (&p);
+  p.sigma = 32.0;
+  spec = cf_spec_new (&p, 1, &err);
+  g_assert_no_error (err);
+  cf_spec_free (spec);
+  g_assert_false (cf_params_check (&p, &err));
+  g_assert_error (err, CF_ERROR, CF_ERROR_INVALID_PARAM);
+  g_assert_nonnull (strstr (err->message, "257-tap"));
+  g_clear_error (&err);
+
+  p.sigma = 2.0;
+  p.sigma_y = 32.0;
+  g_assert_false (cf_params_check (&p, &err));
+  g_assert_nonnull (strstr (err->message, "257-tap"));
+  g_clear_error (&err);
+}
+
 /* Whether the 8-bit spec of `p` has dense taps that all fit a byte. */
 static gboolean
 dense_taps_s8_of (const CfParams * p)
@@ -386,6 +449,9 @@ main (int argc, char **argv)
   g_test_add_func ("/spec/validation", test_spec_validation);
   g_test_add_func ("/spec/shapes", test_spec_shapes);
   g_test_add_func ("/spec/depth", test_spec_depth);
+  g_test_add_func ("/spec/largest-kernels", test_largest_kernels);
+  g_test_add_func ("/spec/params-check-every-depth",
+      test_params_check_every_depth);
   g_test_add_func ("/spec/filter-table", test_spec_filter_table);
   g_test_add_func ("/spec/nonlinear-validation",
       test_spec_nonlinear_validation);

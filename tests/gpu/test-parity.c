@@ -969,10 +969,11 @@ launch_unaligned (const FilterCase * fc, LayoutId li, int w, int h,
           cudaMemcpyHostToDevice), ==, 0);
   g_assert_cmpint (cudaMemcpy (d_out + dst_shift, h_gpu, (gsize) ds * h,
           cudaMemcpyHostToDevice), ==, 0);
-  if (!spec->kp.separable) {
-    gsize bytes = (gsize) spec->kp.kw * spec->kp.kh * sizeof (int);
+  if (cf_weights_on_device (&spec->kp)) {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
     g_assert_cmpint (cudaMalloc ((void **) &d_dense, bytes), ==, 0);
-    g_assert_cmpint (cudaMemcpy (d_dense, spec->dense, bytes,
+    g_assert_cmpint (cudaMemcpy (d_dense, weights, bytes,
             cudaMemcpyHostToDevice), ==, 0);
   }
   memset (&df, 0, sizeof (df));

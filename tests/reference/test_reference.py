@@ -794,12 +794,32 @@ def check_case(ctx, job, args, answer):
     return res
 
 
+# The largest Gaussians (up to 249 taps a side at 16 bits, 187 at 8) on
+# fewer cases: two borders, a frame smaller than the kernel and one larger.
+LONG_VARIANTS = [
+    ("gaussian s=20", "gaussian", {"sigma": 20.0}),
+    ("gaussian s=31 sy=24", "gaussian", {"sigma": 31.0, "sigma-y": 24.0}),
+]
+LONG_FORMATS = [f for f in FORMATS if f[0] in ("GRAY8", "GRAY16")]
+LONG_SIZES = [(17, 13), (300, 260)]
+
+
 def build_jobs(args):
     variants = [v for v in VARIANTS
                 if (not args.filter or v[1] in args.filter)
                 and (not args.quick or v[0] in QUICK_LABELS)]
     jobs = []
     seed = 0
+    for label, filt, p in LONG_VARIANTS:
+        if args.filter and filt not in args.filter:
+            continue
+        for fmt in LONG_FORMATS:
+            for border, bv in (("reflect101", 0), ("constant", 200)):
+                for size in LONG_SIZES:
+                    for image in images_for(*size)[:1]:
+                        seed += 1
+                        jobs.append((label, filt, p, fmt, border, bv, size,
+                                     image, seed))
     for label, filt, p in variants:
         formats = list(FORMATS)
         if label in QUICK_LABELS:
@@ -823,7 +843,7 @@ def check_bad_input(tool):
     cases = [
         ("even kernel-size", ["--filter=gaussian", "--kernel-size=4"],
          "kernel-size"),
-        ("kernel-size too large", ["--filter=box", "--kernel-size=99"],
+        ("kernel-size too large", ["--filter=box", "--kernel-size=257"],
          "kernel-size"),
         ("sobel aperture 9", ["--filter=sobel-x", "--kernel-size=9"],
          "kernel-size"),
@@ -842,7 +862,7 @@ def check_bad_input(tool):
          "kernel"),
         ("empty kernel", ["--filter=custom", "--kernel=;"], "kernel"),
         ("kernel too large", ["--filter=custom", "--kernel=" + "; ".join(
-            [" ".join(["1"] * 70)] * 3)], "kernel"),
+            [" ".join(["1"] * 256)] * 3)], "kernel"),
         ("unknown filter", ["--filter=mean"], "filter"),
         ("even median", ["--filter=median", "--kernel-size=4"],
          "kernel-size"),

@@ -1087,9 +1087,10 @@ make_info (Episode * ep, GstVideoInfo * info, const gchar * format, gint w,
 /* ---------------------------------------------------------------------- */
 /* The model of the element's settings (harness episodes).
  *
- * Properties are checked against 8-bit samples when they are set; deeper
- * samples take fewer settings (a sigma of 7.9 needs 49 taps for 8 bits, 65
- * for 16).  The element builds its filter when a frame or caps need it:
+ * Properties are checked at every depth when they are set
+ * (cf_params_check), so settings a depth does not take are refused then;
+ * the model below still allows for them.  The element builds its filter
+ * when a frame or caps need it:
  * with no settings applied yet (the first caps after a start) it refuses
  * settings that are incomplete (filter=custom without a kernel) or that
  * the stream's depth does not take, with an ERROR; once it has applied
