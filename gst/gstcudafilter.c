@@ -214,7 +214,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_string ("kernel", "Kernel",
           used_by ("Matrix for filter=custom: rows separated by ';', values "
               "by spaces or commas, every row the same length, e.g. \"0 -1 "
-              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              "0; -1 5 -1; 0 -1 0\", or NumPy's nested lists, e.g. "
+              "\"[[0,-1,0],[-1,5,-1],[0,-1,0]]\", up to "
+              G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
               "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -425,7 +427,7 @@ accepted_values (guint prop_id)
     case PROP_KERNEL:
       return "rows separated by ';' with values separated by spaces or "
           "commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\"";
+          "0 -1 0\", or nested lists, e.g. \"[[0,-1,0],[-1,5,-1],[0,-1,0]]\"";
     case PROP_DIVISOR:
       return "a non-zero number, or 0 for the sum of the kernel";
     default:
