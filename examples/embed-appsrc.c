@@ -144,7 +144,7 @@ main (int argc, char **argv)
   GstCaps *caps;
   GError *err = NULL;
   guint64 processed = 0;
-  gdouble gpu_us = 0;
+  gdouble filter_us = 0;
   int i, failures = 0, received = 0;
 
   gst_init (&argc, &argv);
@@ -219,15 +219,15 @@ main (int argc, char **argv)
   if (report_error (pipeline, "Error"))
     failures++;
 
-  g_object_get (filter, "frames-processed", &processed, "gpu-time", &gpu_us,
-      NULL);
+  g_object_get (filter, "frames-processed", &processed, "filter-time",
+      &filter_us, NULL);
   if (received != N_FRAMES || processed != N_FRAMES) {
     fprintf (stderr, "%d frames in, %d out, frames-processed %"
         G_GUINT64_FORMAT "\n", N_FRAMES, received, processed);
     failures++;
   }
   printf ("%d frames in, %d out, %d wrong; last frame filtered in %.1f us\n",
-      N_FRAMES, received, failures, gpu_us);
+      N_FRAMES, received, failures, filter_us);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (src);

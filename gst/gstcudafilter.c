@@ -28,7 +28,7 @@
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
  * gst_preset_load_preset() or `@preset=` in a launch line.  frames-processed,
- * gpu-time and last-frame-time tell whether filtering keeps up; with
+ * filter-time and last-frame-time tell whether filtering keeps up; with
  * post-stats=true the same arrives as "cudafilter-stats" element messages.
  */
 #ifdef HAVE_CONFIG_H
