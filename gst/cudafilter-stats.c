@@ -45,15 +45,16 @@ gst_cuda_filter_stats_install_properties (GObjectClass * klass,
   g_object_class_install_property (klass, prop_base + STATS_PROP_FILTER_TIME,
       g_param_spec_double ("filter-time", "Filter time",
           "Filtering time of the last frame in microseconds: GPU time of its "
-          "kernels with the CUDA backend, CPU time with the CPU backend; "
-          "copies excluded; 0 before the first frame; read-only",
+          "kernels with the CUDA backend, wall-clock time of the filtering "
+          "with the CPU backend; copies excluded; 0 before the first frame; "
+          "read-only",
           0.0, G_MAXDOUBLE, 0.0, ro));
 
   /* The first name of filter-time, which it is on either backend: kept so
    * that applications reading it go on working. */
   g_object_class_install_property (klass, prop_base + STATS_PROP_GPU_TIME,
       g_param_spec_double ("gpu-time", "GPU time (deprecated)",
-          "Deprecated: the same value as filter-time, which is CPU time "
+          "Deprecated: the same value as filter-time, which is not GPU time "
           "with the CPU backend; read filter-time instead",
           0.0, G_MAXDOUBLE, 0.0, ro | G_PARAM_DEPRECATED));
 

@@ -307,8 +307,8 @@ GST_START_TEST (test_stats_properties)
   g_object_get (e, "frames-processed", &frames, "filter-time", &filter_us,
       "gpu-time", &gpu_us, "last-frame-time", &frame_us, NULL);
   fail_unless_equals_uint64 (frames, 7);
-  /* The CPU backend's filtering time is CPU time, under a name that says
-   * neither; gpu-time, its old name, stays readable, marked deprecated. */
+  /* The CPU backend's filtering time, under a name true on either backend;
+   * gpu-time, its old name, stays readable, marked deprecated. */
   fail_unless (filter_us > 0.0, "filter-time %g", filter_us);
   fail_unless_equals_float (gpu_us, filter_us);
   old_name = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
