@@ -10,7 +10,11 @@
  * --cuda-memory measures the zero-copy paths instead: cudaupload !
  * cudafilter ! cudadownload beside cudaupload ! cudadownload, and the
  * element alone between CUDA-memory caps (buffers from the CUDA pool it
- * proposes) beside a device-to-device copy of the frame. */
+ * proposes) beside a device-to-device copy of the frame.
+ *
+ * Exits 1, saying why, when cudafilter is not on GStreamer's plugin path
+ * (GST_PLUGIN_PATH=build/gst) or when a pipeline cannot run, so that a
+ * script never takes a table without its rows for a result. */
 #include <stdio.h>
 #include <string.h>
 #include <gst/gst.h>
