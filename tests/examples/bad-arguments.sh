@@ -1,5 +1,9 @@
 #!/bin/sh
-# cudafilter: the examples refuse bad arguments with a message and a
+# cudafilter
+# Copyright (C) 2026 The cudafilter authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The examples refuse bad arguments with a message and a
 # non-zero status, and never hang on them.
 #
 #   bad-arguments.sh EMBED_APPSRC TRANSCODE_SH
