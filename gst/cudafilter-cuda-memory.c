@@ -118,7 +118,7 @@ cudafilter_cuda_memory_caps (const GValue * formats)
   }
   gst_caps_unref (held);
   if (missing->len)
-    GST_INFO ("GStreamer %s's CUDA allocator does not hold%s: these "
+    GST_INFO ("%s's CUDA allocator does not hold%s: these "
         "formats travel in system memory only", gst_version_string (),
         missing->str);
   g_string_free (missing, TRUE);

@@ -28,7 +28,7 @@
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
  * gst_preset_load_preset() or `@preset=` in a launch line.  frames-processed,
- * gpu-time and last-frame-time tell whether filtering keeps up; with
+ * filter-time and last-frame-time tell whether filtering keeps up; with
  * post-stats=true the same arrives as "cudafilter-stats" element messages.
  */
 #ifdef HAVE_CONFIG_H
@@ -229,7 +229,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_string ("kernel", "Kernel",
           used_by ("Matrix for filter=custom: rows separated by ';', values "
               "by spaces or commas, every row the same length, e.g. \"0 -1 "
-              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              "0; -1 5 -1; 0 -1 0\", or NumPy's nested lists, e.g. "
+              "\"[[0,-1,0],[-1,5,-1],[0,-1,0]]\", up to "
+              G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
               "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -477,7 +479,7 @@ accepted_values (guint prop_id)
     case PROP_KERNEL:
       return "rows separated by ';' with values separated by spaces or "
           "commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\"";
+          "0 -1 0\", or nested lists, e.g. \"[[0,-1,0],[-1,5,-1],[0,-1,0]]\"";
     case PROP_DIVISOR:
       return "a non-zero number, or 0 for the sum of the kernel";
     case PROP_ITERATIONS:

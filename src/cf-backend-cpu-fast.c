@@ -76,6 +76,17 @@ describe (CfCpuFastBackend * self, int threads)
       threads, threads == 1 ? "" : "s", self->isa);
 }
 
+/* The direct path's name, as the element logs it. */
+static char *
+describe_direct (const CfCpuPlan * plan)
+{
+  static const char *const acc[] = { "float", "double", "64-bit integer" };
+
+  return g_strdup_printf ("direct %s convolution, %dx%d taps, %s sums",
+      plan->kp.separable ? "separable" : "dense", plan->kp.kw, plan->kp.kh,
+      acc[plan->acc]);
+}
+
 static int
 threads_for (guint wanted)
 {
@@ -170,9 +181,12 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     cf_cpu_fft_free (self->fft);
     self->fft = cf_cpu_fft_new (self->method, spec, layout, self->plan,
         NULL);
-    cf_backend_take_plan_name (backend, self->fft ?
-        g_strdup (cf_cpu_fft_describe (self->fft)) : NULL);
+    if (self->fft != NULL)
+      cf_backend_take_plan_name (backend,
+          g_strdup (cf_cpu_fft_describe (self->fft)));
+    else
 #endif
+      cf_backend_take_plan_name (backend, describe_direct (self->plan));
   }
   ensure_scratch (self, cf_cpu_pool_size (self->pool),
       self->plan->scratch_bytes);

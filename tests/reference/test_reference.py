@@ -14,6 +14,7 @@ The tool defaults to $CF_FILTER_RAW.  Exits non-zero on any failure.
 """
 
 import argparse
+import ast
 import math
 import os
 import shlex
@@ -118,6 +119,8 @@ VARIANTS = [
     ("custom edge off=128", "custom",
      {"kernel": "-1,0,1;-2,0,2;-1,0,1", "offset": 128}),
     ("custom 2x2", "custom", {"kernel": "1 1; 1 1"}),
+    ("custom 3x2 nested lists", "custom",
+     {"kernel": "[[1, -2, 3], [4, 5, -1]]", "offset": 7}),
     ("custom 1x4 div=3", "custom", {"kernel": "1 2 3 4", "divisor": 3}),
     ("custom 2x3 scale=.5 off=20", "custom",
      {"kernel": "1 -2; 3 4; -1 5", "scale": 0.5, "offset": 20}),
@@ -462,6 +465,9 @@ def ref_sharpen(src, depth, p, border, bv):
 
 
 def parse_kernel(text):
+    if text.lstrip().startswith("[["):
+        # NumPy's nested lists: Python's own reader is the reference.
+        return np.array(ast.literal_eval(text), np.float64)
     rows = [r.replace(",", " ").split() for r in text.split(";")]
     return np.array([[float(v) for v in r] for r in rows], np.float64)
 
@@ -861,6 +867,11 @@ def check_bad_input(tool):
         ("empty kernel row", ["--filter=custom", "--kernel=1 2;;3 4"],
          "kernel"),
         ("empty kernel", ["--filter=custom", "--kernel=;"], "kernel"),
+        ("kernel rows without ';'",
+         ["--filter=custom", "--kernel=0 -1 0, -1 5 -1, 0 -1 0"],
+         "';' between rows"),
+        ("unbalanced kernel brackets",
+         ["--filter=custom", "--kernel=[[1,2],[3,4]"], "kernel"),
         ("kernel too large", ["--filter=custom", "--kernel=" + "; ".join(
             [" ".join(["1"] * 256)] * 3)], "kernel"),
         ("unknown filter", ["--filter=mean"], "filter"),
