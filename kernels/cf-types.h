@@ -12,6 +12,9 @@ extern "C" {
 /* Largest kernel width or height in taps, for every filter: Gaussian sigma
  * up to 31 at every depth (8 sigma + 1 taps for deeper samples). */
 #define CF_MAX_TAPS 255
+/* Largest window of the nonlinear operations (median, morphology,
+ * bilateral) in each direction: their kernels keep per-window state. */
+#define CF_NL_MAX_SIZE 63
 /* Separable taps the launch parameters carry (4 KB of them with CUDA
  * 12.0); longer separable weights, as dense ones always, are read from
  * device memory (cf_weights_on_device). */

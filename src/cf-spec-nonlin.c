@@ -54,10 +54,10 @@ cf_spec_build_median (CfSpec * spec, const CfParams * p, GError ** error)
 {
   int k = p->kernel_size > 0 ? p->kernel_size : 3;
 
-  if (k < 3 || k > CF_MAX_TAPS || (k & 1) == 0) {
+  if (k < 3 || k > CF_NL_MAX_SIZE || (k & 1) == 0) {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
         "kernel-size %d is not valid for median: use 0 (default 3) or an "
-        "odd number from 3 to %d", k, CF_MAX_TAPS);
+        "odd number from 3 to %d", k, CF_NL_MAX_SIZE);
     return FALSE;
   }
   spec->kp.kw = spec->kp.kh = k;
@@ -114,6 +114,12 @@ make_element (CfSpec * spec, const CfParams * p, GError ** error)
     for (i = 0; i < w * h; i++)
       n += spec->table[i] = k[i] != 0.0;
     g_free (k);
+    if (w > CF_NL_MAX_SIZE || h > CF_NL_MAX_SIZE) {
+      g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+          "kernel is %dx%d: the structuring element of %s is at most "
+          "%dx%d", w, h, nick_of (p), CF_NL_MAX_SIZE, CF_NL_MAX_SIZE);
+      return FALSE;
+    }
     if (n == 0) {
       g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
           "kernel has no nonzero value: the structuring element of %s "
@@ -123,10 +129,10 @@ make_element (CfSpec * spec, const CfParams * p, GError ** error)
   } else {
     int k = p->kernel_size > 0 ? p->kernel_size : 3;
 
-    if (k < 1 || k > CF_MAX_TAPS) {
+    if (k < 1 || k > CF_NL_MAX_SIZE) {
       g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
           "kernel-size %d is not valid for %s: use 0 (default 3) or a "
-          "number from 1 to %d", k, nick_of (p), CF_MAX_TAPS);
+          "number from 1 to %d", k, nick_of (p), CF_NL_MAX_SIZE);
       return FALSE;
     }
     if ((int) p->shape < 0 || (int) p->shape >= CF_N_SHAPES) {
@@ -276,11 +282,11 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
   radius = p->kernel_size > 0 ? p->kernel_size / 2 :
       (int) rint (MIN (p->sigma * 1.5, 1e6));
   radius = MAX (radius, 1);
-  if (2 * radius + 1 > CF_MAX_TAPS) {
+  if (2 * radius + 1 > CF_NL_MAX_SIZE) {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
         "sigma %g gives bilateral a diameter of %d, but at most %d taps are "
         "supported: lower sigma or set kernel-size", p->sigma,
-        2 * radius + 1, CF_MAX_TAPS);
+        2 * radius + 1, CF_NL_MAX_SIZE);
     return FALSE;
   }
   cs = -0.5 / (p->sigma * p->sigma);
