@@ -32,7 +32,8 @@ typedef enum
   CF_OP_LINEAR = 0,             /* (acc + bias) >> shift, saturated */
   CF_OP_ABS = 1,                /* |round(acc * scale + offset)|, saturated */
   CF_OP_MAGNITUDE = 2,          /* round(scale * sqrt(gx^2 + gy^2) + offset) */
-  CF_OP_SHARPEN = 3             /* src + amount * (src - linear(acc)) */
+  CF_OP_SHARPEN = 3,            /* src + amount * (src - linear(acc)) */
+  CF_OP_PIXELATE = 4            /* block means, no weights (kp.block) */
 } CfOp;
 
 /* What a channel job does with one channel of one plane. */
@@ -91,6 +92,7 @@ typedef struct
   int maxval;                   /* 2^depth - 1: 255, 1023, 4095, 65535 */
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
   int dense_taps_s8;              /* every dense weight fits a signed byte */
+  int block;                    /* CF_OP_PIXELATE: block size in pixels */
 } CfKernelParams;
 
 /* FFT convolution of dense kernels by overlap-save: every filtered channel
