@@ -80,6 +80,7 @@ enum
   PROP_PLANES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_CPU_THREADS,
+  PROP_BLOCK_SIZE,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
@@ -88,6 +89,8 @@ enum
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_CPU_THREADS 0
+/* cudafilter-regions.c installs from here (after the statistics). */
+#define PROP_REGIONS_FIRST (PROP_STATS_FIRST + 32)
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -307,7 +310,16 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_uint ("block-size", "Block size",
+          used_by ("Side of pixelate's square blocks in pixels (chroma: "
+              "over its subsampling), aligned to each region's top-left "
+              "corner, or the frame's", CF_READS_BLOCK_SIZE),
+          1, CF_PIXELATE_MAX_BLOCK, defaults.block_size, FILTER_PARAM_FLAGS));
+
   gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
+  gst_cuda_filter_regions_install_properties (gobject_class,
+      PROP_REGIONS_FIRST);
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
@@ -331,6 +343,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_regions_transform_meta);
 
   /* Frames in flight and latency: gstcudafilter-stream.c. */
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
@@ -377,6 +391,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+  gst_cuda_filter_regions_init (self);
 }
 
 /* Forgets the last spec's parameters: the next start is a first start. */
@@ -403,6 +418,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_close (self);
+  gst_cuda_filter_regions_finalize (self);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -411,6 +427,8 @@ gst_cuda_filter_finalize (GObject * object)
 static const gchar *
 accepted_values (guint prop_id)
 {
+  if (gst_cuda_filter_regions_accepted (prop_id) != NULL)
+    return gst_cuda_filter_regions_accepted (prop_id);
   switch (prop_id) {
     case PROP_FILTER:
       return intern_printf ("%s, with a kernel-size that filter supports",
@@ -468,9 +486,9 @@ validate_params (const CfParams * params, guint prop_id, GError ** error)
   return TRUE;
 }
 
-static void
-warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
-    const GError * err)
+void
+gst_cuda_filter_warn_invalid (GstCudaFilter * self, GParamSpec * pspec,
+    const GValue * value, const GError * err)
 {
   GValue old = G_VALUE_INIT;
   gchar *old_str, *new_str, *text;
@@ -510,7 +528,8 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
   gchar *kernel = NULL;
   GError *err = NULL;
 
-  if (gst_cuda_filter_stats_set_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_set_property (self, prop_id, value)
+      || gst_cuda_filter_regions_set_property (self, prop_id, value, pspec))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -552,6 +571,9 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       params.border_value = (int) g_value_get_uint (value);
+      break;
+    case PROP_BLOCK_SIZE:
+      params.block_size = (int) g_value_get_uint (value);
       break;
     case PROP_BACKEND:
       /* Read by start(): the backend never changes mid-stream. */
@@ -595,7 +617,7 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
 
   g_free (kernel);
   if (err != NULL) {
-    warn_invalid (self, pspec, value, err);
+    gst_cuda_filter_warn_invalid (self, pspec, value, err);
     g_error_free (err);
   }
 }
@@ -606,7 +628,8 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
-  if (gst_cuda_filter_stats_get_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_get_property (self, prop_id, value)
+      || gst_cuda_filter_regions_get_property (self, prop_id, value))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -643,6 +666,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       g_value_set_uint (value, (guint) self->params.border_value);
+      break;
+    case PROP_BLOCK_SIZE:
+      g_value_set_uint (value, (guint) self->params.block_size);
       break;
     case PROP_BACKEND:
       g_value_set_enum (value, self->backend_choice);

@@ -16,6 +16,7 @@
 #include "cf-backend-private.h"
 #include "cf-cuda-check.h"
 #include "cf-launch.h"
+#include "cf-region-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -296,6 +297,12 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
   self->have_plan = FALSE;
   g_clear_pointer (&plan->kernel, cf_launch_plan_free);
   plan->fft = FALSE;
+  if (spec->kp.op == CF_OP_PIXELATE) {
+    /* Block means need no convolution kernel (cf-region.cu). */
+    cf_backend_take_plan_name (&self->parent, g_strdup_printf ("pixelate, "
+            "%d-pixel blocks", spec->kp.block));
+    goto planned;
+  }
 #ifdef HAVE_CUFFT
   {
     CfFftGeometry geom;
@@ -323,6 +330,7 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
     name = g_strdup (cf_launch_plan_name (plan->kernel));
   cf_backend_take_plan_name (&self->parent, name);
 
+planned:
   plan->serial = spec->serial;
   plan->n_channels = layout->n_channels;
   memcpy (plan->channels, layout->channels, bytes);
@@ -388,6 +396,118 @@ order_consumer_after (CfCudaSlot * self, const CfFrame * out, GError ** error)
       "cudaStreamWaitEvent (output stream)", error);
 }
 
+/* The frame's width and height: its regions', else its widest channel's
+ * (the layout has no other). */
+static void
+frame_size (const CfLayout * layout, const CfRegions * regions, int *w,
+    int *h)
+{
+  *w = *h = 0;
+  if (regions) {
+    *w = regions->frame_width;
+    *h = regions->frame_height;
+    return;
+  }
+  for (int c = 0; c < layout->n_channels; c++) {
+    *w = MAX (*w, layout->channels[c].width);
+    *h = MAX (*h, layout->channels[c].height);
+  }
+}
+
+/* Copies the input planes' samples to the output planes, on the device. */
+static gboolean
+copy_planes (CfCudaSlot * self, const CfLayout * layout,
+    const CfDeviceFrame * df, GError ** error)
+{
+  for (int p = 0; p < layout->n_planes; p++) {
+    if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
+      continue;
+    if (!cf_cuda_check (cudaMemcpy2DAsync (df->dst[p], df->dst_stride[p],
+                df->src[p], df->src_stride[p], layout->plane_row_bytes[p],
+                layout->plane_height[p], cudaMemcpyDeviceToDevice,
+                self->stream), "cudaMemcpy2DAsync (device copy)", error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Puts the input back where the regions leave the frame unfiltered. */
+static gboolean
+composite (CfCudaSlot * self, const CfLayout * layout,
+    const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
+{
+  CfRegionArgs args;
+
+  memset (&args, 0, sizeof (args));
+  args.n_rects = MIN (regions->n_rects, CF_MAX_RECTS);
+  args.inside = regions->mode == CF_REGION_INSIDE;
+  memcpy (args.rects, regions->rects, sizeof (CfRect) * args.n_rects);
+  for (int c = 0; c < layout->n_channels; c++) {
+    args.sx[c] = cf_regions_subsampling (regions->frame_width,
+        layout->channels[c].width);
+    args.sy[c] = cf_regions_subsampling (regions->frame_height,
+        layout->channels[c].height);
+  }
+  return cf_cuda_check (cf_launch_region_composite (df, &args, self->stream),
+      "cf_launch_region_composite", error);
+}
+
+/* Pixelate: the input first (alpha, and every sample outside the
+ * regions), then each region's blocks (the whole frame's, outside), in
+ * list order, as the CPU backends do. */
+static gboolean
+pixelate (CfCudaSlot * self, const CfSpec * spec, const CfLayout * layout,
+    const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
+{
+  gboolean in_regions = regions && regions->mode == CF_REGION_INSIDE;
+  int n = in_regions ? regions->n_rects : 1, fw, fh;
+  CfPixelateArgs args;
+
+  frame_size (layout, regions, &fw, &fh);
+  if (!copy_planes (self, layout, df, error))
+    return FALSE;
+  for (int i = 0; i < n; i++) {
+    memset (&args, 0, sizeof (args));
+    for (int c = 0; c < layout->n_channels; c++) {
+      const CfChannel *ch = &layout->channels[c];
+
+      args.bx[c] = cf_pixelate_block_for (spec->kp.block, fw, ch->width);
+      args.by[c] = cf_pixelate_block_for (spec->kp.block, fh, ch->height);
+      if (in_regions) {
+        cf_rect_for_channel (&regions->rects[i], fw, fh, ch->width,
+            ch->height, &args.rect[c]);
+      } else {
+        args.rect[c].w = ch->width;
+        args.rect[c].h = ch->height;
+      }
+    }
+    if (!cf_cuda_check (cf_launch_pixelate (df, &args, self->stream),
+            "cf_launch_pixelate", error))
+      return FALSE;
+  }
+  if (regions && !in_regions)
+    return composite (self, layout, regions, df, error);
+  return TRUE;
+}
+
+/* The frame's work: the filter over the whole frame, then the input put
+ * back outside what the regions filter. */
+static gboolean
+run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
+    const CfLayout * layout, const CfDeviceFrame * df, const int *dense,
+    GError ** error)
+{
+  const CfRegions *regions = backend->parent.regions;
+
+  if (spec->kp.op == CF_OP_PIXELATE)
+    return pixelate (self, spec, layout, regions, df, error);
+  if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0)
+    return copy_planes (self, layout, df, error);
+  if (!launch_filter (backend, self, spec, df, dense, error))
+    return FALSE;
+  return regions == NULL || composite (self, layout, regions, df, error);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -440,7 +560,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
       sizeof (CfChannel) * layout->n_channels);
 
   cudaEventRecord (self->kernel_start, self->stream);
-  if (!launch_filter (backend, self, spec, &df, dense, error))
+  if (!run_frame (backend, self, spec, layout, &df, dense, error))
     return FALSE;
   cudaEventRecord (self->kernel_end, self->stream);
 
@@ -558,6 +678,7 @@ cf_backend_cuda_free (CfBackend * backend)
 }
 
 static const CfBackendClass cf_backend_cuda_class = {
+  .handles_regions = TRUE,
   .process = cf_backend_cuda_process,
   .free = cf_backend_cuda_free,
   .submit = cf_backend_cuda_submit,

@@ -31,6 +31,7 @@ cf_params_init (CfParams * params)
   params->scale = 1.0;
   params->amount = 1.0;
   params->border = CF_BORDER_REFLECT101;
+  params->block_size = CF_PIXELATE_DEFAULT_BLOCK;
 }
 
 static int
@@ -498,6 +499,24 @@ dense_weights_are_bytes (const CfSpec * spec)
   return TRUE;
 }
 
+/* Pixelate: no weights; the backends average blocks (cf-pixelate.c,
+ * kernels/cf-region.cu). */
+static gboolean
+build_pixelate (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  if (p->block_size < 1 || p->block_size > CF_PIXELATE_MAX_BLOCK) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "pixelate: block-size %d is outside 1 .. %d", p->block_size,
+        CF_PIXELATE_MAX_BLOCK);
+    return FALSE;
+  }
+  spec->kp.op = CF_OP_PIXELATE;
+  spec->kp.block = p->block_size;
+  spec->kp.kw = spec->kp.kh = 1;
+  spec->kp.separable = 1;
+  return TRUE;
+}
+
 #define ALL_SIZE (CF_READS_KERNEL_SIZE | CF_READS_SCALE_OFFSET)
 
 const CfFilterInfo cf_filters[CF_N_FILTERS] = {
@@ -524,6 +543,9 @@ const CfFilterInfo cf_filters[CF_N_FILTERS] = {
   {CF_FILTER_CUSTOM, "custom", "User kernel from the kernel property",
         "the kernel property", CF_READS_KERNEL | CF_READS_SCALE_OFFSET, FALSE,
       CF_SIZE_FROM_KERNEL, build_custom},
+  {CF_FILTER_PIXELATE, "pixelate",
+        "Pixelate: blocks of block-size pixels, each its mean", "mosaic",
+      CF_READS_BLOCK_SIZE, FALSE, 1, build_pixelate},
 };
 
 const CfBorderInfo cf_borders[CF_N_BORDERS] = {

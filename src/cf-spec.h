@@ -20,10 +20,11 @@ typedef enum
   CF_FILTER_SCHARR,             /* gradient magnitude, 3x3 Scharr */
   CF_FILTER_LAPLACIAN,
   CF_FILTER_SHARPEN,            /* unsharp mask */
-  CF_FILTER_CUSTOM
+  CF_FILTER_CUSTOM,
+  CF_FILTER_PIXELATE            /* block means (mosaic) */
 } CfFilter;
 
-#define CF_N_FILTERS (CF_FILTER_CUSTOM + 1)
+#define CF_N_FILTERS (CF_FILTER_PIXELATE + 1)
 
 /* User-facing parameters, as the element's properties hold them. */
 typedef struct
@@ -39,6 +40,7 @@ typedef struct
   double amount;                /* sharpen strength */
   CfBorder border;
   int border_value;             /* sample value, clamped to the depth's range */
+  int block_size;               /* pixelate: block side in pixels, >= 1 */
 } CfParams;
 
 typedef struct
@@ -48,6 +50,9 @@ typedef struct
   int *dense;                   /* kh * kw weights, row-major, otherwise */
   guint64 serial;               /* unique per spec: backends cache on it */
 } CfSpec;
+
+#define CF_PIXELATE_DEFAULT_BLOCK 16
+#define CF_PIXELATE_MAX_BLOCK 4096
 
 void cf_params_init (CfParams * params);
 
@@ -67,7 +72,8 @@ typedef enum
   CF_READS_KERNEL_SIZE = 1 << 1,        /* as its size or aperture */
   CF_READS_KERNEL = 1 << 2,     /* kernel and divisor */
   CF_READS_SCALE_OFFSET = 1 << 3,
-  CF_READS_AMOUNT = 1 << 4
+  CF_READS_AMOUNT = 1 << 4,
+  CF_READS_BLOCK_SIZE = 1 << 5
 } CfFilterReads;
 
 /* CfFilterInfo.default_size when kernel_size 0 is not a fixed size. */

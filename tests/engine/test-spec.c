@@ -167,13 +167,14 @@ static void
 test_spec_filter_table (void)
 {
   static const char *const filters[] = { "gaussian", "box", "sobel",
-    "sobel-x", "sobel-y", "scharr", "laplacian", "sharpen", "custom"
+    "sobel-x", "sobel-y", "scharr", "laplacian", "sharpen", "custom",
+    "pixelate"
   };
   static const char *const borders[] = { "reflect101", "replicate",
     "reflect", "wrap", "constant"
   };
   static const gboolean derivative[] = { FALSE, FALSE, TRUE, TRUE, TRUE,
-    TRUE, TRUE, FALSE, FALSE
+    TRUE, TRUE, FALSE, FALSE, FALSE
   };
 
   g_assert_cmpint (CF_N_FILTERS, ==, G_N_ELEMENTS (filters));
