@@ -40,7 +40,8 @@ typedef struct
 
 /* Writes into frame->dst, for every filtered channel job, each block's
  * round-half-up mean of its samples of frame->src (blocks cut by the
- * rectangle's edge average what they cover).  Nothing else is written. */
+ * rectangle's edge average what they cover); copied channels are copied
+ * and filled ones filled in the rectangle.  Nothing else is written. */
 cudaError_t cf_launch_pixelate (const CfDeviceFrame * frame,
     const CfPixelateArgs * args, cudaStream_t stream);
 

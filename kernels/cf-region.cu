@@ -68,17 +68,27 @@ pixelate_kernel (CfDeviceFrame f, CfPixelateArgs a)
   const int x0 = r.x + (blockIdx.x * BX + threadIdx.x) * bx;
   const int y0 = r.y + (blockIdx.y * BY + threadIdx.y) * by;
 
-  if (ch.mode != CF_CHANNEL_FILTER || x0 >= r.x + r.w || y0 >= r.y + r.h)
+  if (x0 >= r.x + r.w || y0 >= r.y + r.h)
     return;
   const int x1 = min (x0 + bx, r.x + r.w), y1 = min (y0 + by, r.y + r.h);
   const unsigned long long n = (unsigned long long) (x1 - x0) * (y1 - y0);
   unsigned long long sum = 0;
 
+  /* Copied and filled channels as a whole-frame filter gives them. */
   for (int y = y0; y < y1; y++)
-    for (int x = x0; x < x1; x++)
-      sum += cf_sample_read (at ((unsigned char *) f.src[ch.plane],
+    for (int x = x0; x < x1; x++) {
+      const int v = cf_sample_read (at ((unsigned char *) f.src[ch.plane],
               f.src_stride[ch.plane], ch, x, y), &ch);
-  const int mean = (int) ((sum + n / 2) / n);
+      if (ch.mode == CF_CHANNEL_COPY)
+        cf_sample_write (at (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x,
+                y), &ch, v);
+      else
+        sum += v;
+    }
+  if (ch.mode == CF_CHANNEL_COPY)
+    return;
+  const int mean = ch.mode == CF_CHANNEL_FILL ? ch.fill_value :
+      (int) ((sum + n / 2) / n);
   for (int y = y0; y < y1; y++)
     for (int x = x0; x < x1; x++)
       cf_sample_write (at (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x,

@@ -414,24 +414,8 @@ frame_size (const CfLayout * layout, const CfRegions * regions, int *w,
   }
 }
 
-/* Copies the input planes' samples to the output planes, on the device. */
-static gboolean
-copy_planes (CfCudaSlot * self, const CfLayout * layout,
-    const CfDeviceFrame * df, GError ** error)
-{
-  for (int p = 0; p < layout->n_planes; p++) {
-    if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
-      continue;
-    if (!cf_cuda_check (cudaMemcpy2DAsync (df->dst[p], df->dst_stride[p],
-                df->src[p], df->src_stride[p], layout->plane_row_bytes[p],
-                layout->plane_height[p], cudaMemcpyDeviceToDevice,
-                self->stream), "cudaMemcpy2DAsync (device copy)", error))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* Puts the input back where the regions leave the frame unfiltered. */
+/* Puts the input back where the regions leave the frame unfiltered (all
+ * of it for NULL regions), as cf_regions_composite () does. */
 static gboolean
 composite (CfCudaSlot * self, const CfLayout * layout,
     const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
@@ -439,6 +423,12 @@ composite (CfCudaSlot * self, const CfLayout * layout,
   CfRegionArgs args;
 
   memset (&args, 0, sizeof (args));
+  args.inside = 1;
+  for (int c = 0; c < layout->n_channels; c++)
+    args.sx[c] = args.sy[c] = 1;
+  if (regions == NULL)
+    return cf_cuda_check (cf_launch_region_composite (df, &args,
+            self->stream), "cf_launch_region_composite", error);
   args.n_rects = MIN (regions->n_rects, CF_MAX_RECTS);
   args.inside = regions->mode == CF_REGION_INSIDE;
   memcpy (args.rects, regions->rects, sizeof (CfRect) * args.n_rects);
@@ -452,9 +442,9 @@ composite (CfCudaSlot * self, const CfLayout * layout,
       "cf_launch_region_composite", error);
 }
 
-/* Pixelate: the input first (alpha, and every sample outside the
- * regions), then each region's blocks (the whole frame's, outside), in
- * list order, as the CPU backends do. */
+/* Pixelate: inside regions the input first, then each region's blocks
+ * in list order; else the whole frame's blocks (and the input put back
+ * into the regions, outside), as the CPU backends do. */
 static gboolean
 pixelate (CfCudaSlot * self, const CfSpec * spec, const CfLayout * layout,
     const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
@@ -464,7 +454,7 @@ pixelate (CfCudaSlot * self, const CfSpec * spec, const CfLayout * layout,
   CfPixelateArgs args;
 
   frame_size (layout, regions, &fw, &fh);
-  if (!copy_planes (self, layout, df, error))
+  if (in_regions && !composite (self, layout, NULL, df, error))
     return FALSE;
   for (int i = 0; i < n; i++) {
     memset (&args, 0, sizeof (args));
@@ -502,7 +492,7 @@ run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   if (spec->kp.op == CF_OP_PIXELATE)
     return pixelate (self, spec, layout, regions, df, error);
   if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0)
-    return copy_planes (self, layout, df, error);
+    return composite (self, layout, NULL, df, error);
   if (!launch_filter (backend, self, spec, df, dense, error))
     return FALSE;
   return regions == NULL || composite (self, layout, regions, df, error);

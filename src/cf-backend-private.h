@@ -22,7 +22,8 @@ typedef struct
       GError ** error);
   gboolean (*wait) (CfBackend * backend, guint slot, GError ** error);
   /* The backend reads CfBackend.regions itself; otherwise the base
-   * composites after process () (host frames). */
+   * composites after process () (host frames), and process () may read
+   * them only to skip work the composite overwrites. */
   gboolean handles_regions;
 } CfBackendClass;
 

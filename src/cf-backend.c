@@ -203,11 +203,13 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     cf_regions_composite (layout, regions, in, out);
     return TRUE;
   }
-  if (!backend->klass->process (backend, spec, layout, in, out, error))
-    return FALSE;
-  if (regions)
+  /* The backend may skip rows no region covers (cpu-fast). */
+  backend->regions = regions;
+  ok = backend->klass->process (backend, spec, layout, in, out, error);
+  backend->regions = NULL;
+  if (ok && regions)
     cf_regions_composite (layout, regions, in, out);
-  return TRUE;
+  return ok;
 }
 
 gboolean

@@ -25,7 +25,9 @@ cf_pixelate_block_for (int block, int frame, int ch)
 }
 
 /* Blocks of bx x by samples from the rectangle's top-left corner; those
- * cut by its right or bottom edge average what they cover. */
+ * cut by its right or bottom edge average what they cover.  Copied and
+ * filled channels are copied and filled there, as a whole-frame filter
+ * does. */
 static void
 pixelate_rect (const CfChannel * ch, const CfFrame * in, const CfFrame * out,
     const CfRect * r, int bx, int by)
@@ -42,8 +44,15 @@ pixelate_rect (const CfChannel * ch, const CfFrame * in, const CfFrame * out,
 
       for (y = y0; y < y1; y++)
         for (x = x0; x < x1; x++)
-          sum += cf_sample_read (sample_at (in, ch, x, y), ch);
-      mean = (int) ((sum + n / 2) / n);
+          if (ch->mode == CF_CHANNEL_COPY)
+            cf_sample_write ((guint8 *) sample_at (out, ch, x, y), ch,
+                cf_sample_read (sample_at (in, ch, x, y), ch));
+          else
+            sum += cf_sample_read (sample_at (in, ch, x, y), ch);
+      if (ch->mode == CF_CHANNEL_COPY)
+        continue;
+      mean = ch->mode == CF_CHANNEL_FILL ? ch->fill_value :
+          (int) ((sum + n / 2) / n);
       for (y = y0; y < y1; y++)
         for (x = x0; x < x1; x++)
           cf_sample_write ((guint8 *) sample_at (out, ch, x, y), ch, mean);
@@ -51,22 +60,16 @@ pixelate_rect (const CfChannel * ch, const CfFrame * in, const CfFrame * out,
   }
 }
 
+/* The input's words, as they are (what a region leaves alone). */
 static void
-copy_channel (const CfChannel * ch, const CfFrame * in, const CfFrame * out,
-    gboolean whole_words)
+copy_words (const CfChannel * ch, const CfFrame * in, const CfFrame * out)
 {
   int x, y;
 
   for (y = 0; y < ch->height; y++)
-    for (x = 0; x < ch->width; x++) {
-      guint8 *dst = (guint8 *) sample_at (out, ch, x, y);
-
-      if (whole_words)
-        memcpy (dst, sample_at (in, ch, x, y), ch->word_bytes);
-      else
-        cf_sample_write (dst, ch, ch->mode == CF_CHANNEL_FILL ?
-            ch->fill_value : cf_sample_read (sample_at (in, ch, x, y), ch));
-    }
+    for (x = 0; x < ch->width; x++)
+      memcpy ((guint8 *) sample_at (out, ch, x, y), sample_at (in, ch, x, y),
+          ch->word_bytes);
 }
 
 void
@@ -90,19 +93,18 @@ cf_pixelate_frame (const CfLayout * layout, int block,
   /* Inside regions: the input everywhere first (whole words, before any
    * channel writes its bits of a shared one), then each region's blocks
    * from the input, in list order. */
-  for (c = 0; c < layout->n_channels; c++) {
+  for (c = 0; c < layout->n_channels && in_regions; c++) {
     const CfChannel *ch = &layout->channels[c];
 
-    if (ch->width > 0 && ch->height > 0 && (in_regions
-            || ch->mode != CF_CHANNEL_FILTER))
-      copy_channel (ch, in, out, in_regions);
+    if (ch->width > 0 && ch->height > 0)
+      copy_words (ch, in, out);
   }
   for (c = 0; c < layout->n_channels; c++) {
     const CfChannel *ch = &layout->channels[c];
     int bx = cf_pixelate_block_for (block, fw, ch->width);
     int by = cf_pixelate_block_for (block, fh, ch->height);
 
-    if (ch->mode != CF_CHANNEL_FILTER || ch->width <= 0 || ch->height <= 0)
+    if (ch->width <= 0 || ch->height <= 0)
       continue;
     if (in_regions) {
       CfRect rects[CF_REGIONS_MAX];
