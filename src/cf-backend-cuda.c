@@ -498,6 +498,69 @@ run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   return regions == NULL || composite (self, layout, regions, df, error);
 }
 
+/* The rows of each plane that cross PCIe for a host frame: inside regions
+ * (any border but wrap, which reads the far edge), the rows they cover
+ * go down (out0 .. out1) and those plus the kernel's reach go up (in0 ..
+ * in1); the host copies the other rows of the input to the output.  All
+ * rows otherwise. */
+typedef struct
+{
+  int in0[CF_MAX_PLANES], in1[CF_MAX_PLANES];
+  int out0[CF_MAX_PLANES], out1[CF_MAX_PLANES];
+} CfRowBands;
+
+static void
+row_bands (const CfSpec * spec, const CfLayout * layout,
+    const CfRegions * regions, gboolean host_frames, CfRowBands * b)
+{
+  const CfKernelParams *kp = &spec->kp;
+  gboolean pixelate = kp->op == CF_OP_PIXELATE;
+  /* The larger reach both ways: rows a border reflects from past the
+   * frame's edge lie within it too, for asymmetric kernels as well. */
+  int reach = pixelate ? 0 : MAX (kp->ay, kp->kh - 1 - kp->ay);
+  int up = reach, down = reach;
+
+  for (int p = 0; p < CF_MAX_PLANES; p++) {
+    b->in0[p] = b->out0[p] = 0;
+    b->in1[p] = b->out1[p] = layout->plane_height[p];
+  }
+  if (!host_frames || regions == NULL || regions->mode != CF_REGION_INSIDE
+      || regions->n_rects == 0 || kp->border == CF_BORDER_WRAP)
+    return;
+  for (int p = 0; p < layout->n_planes; p++) {
+    b->out0[p] = layout->plane_height[p];
+    b->out1[p] = 0;
+  }
+  for (int c = 0; c < layout->n_channels; c++) {
+    const CfChannel *ch = &layout->channels[c];
+    CfRect rects[CF_REGIONS_MAX];
+    int n = cf_regions_for_channel (regions, ch, rects);
+
+    for (int i = 0; i < n; i++) {
+      b->out0[ch->plane] = MIN (b->out0[ch->plane], rects[i].y);
+      b->out1[ch->plane] = MAX (b->out1[ch->plane], rects[i].y + rects[i].h);
+    }
+  }
+  for (int p = 0; p < layout->n_planes; p++) {
+    if (b->out1[p] <= b->out0[p])
+      b->out0[p] = b->out1[p] = 0;
+    b->in0[p] = MAX (0, b->out0[p] - up);
+    b->in1[p] = MIN (layout->plane_height[p], b->out1[p] + down);
+    if (b->out1[p] == 0)
+      b->in0[p] = b->in1[p] = 0;
+  }
+}
+
+/* Host rows outside the download band: the input, copied on the host. */
+static void
+copy_host_rows (const CfLayout * layout, const CfFrame * in,
+    const CfFrame * out, int p, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++)
+    memcpy (out->data[p] + (size_t) y * out->stride[p],
+        in->data[p] + (size_t) y * in->stride[p], layout->plane_row_bytes[p]);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -509,6 +572,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   size_t pitch[CF_MAX_PLANES] = { 0 };
   CfDeviceFrame df;
   const int *dense = NULL;
+  CfRowBands bands;
 
   if (!ensure_plan (backend, spec, layout, error) || !ensure_slot (self,
           error) || !ensure_planes (self, layout, !in->on_device,
@@ -521,6 +585,8 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     dense = self->d_dense;
   }
 
+  row_bands (spec, layout, backend->parent.regions, !in->on_device
+      && !out->on_device, &bands);
   memset (&df, 0, sizeof (df));
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
@@ -529,9 +595,12 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
       df.src[p] = in->data[p];
       df.src_stride[p] = in->stride[p];
     } else {
-      if (!cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p], pitch[p],
-                  in->data[p], in->stride[p], layout->plane_row_bytes[p],
-                  layout->plane_height[p], cudaMemcpyHostToDevice,
+      int y0 = bands.in0[p], rows = bands.in1[p] - bands.in0[p];
+
+      if (rows > 0 && !cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p] +
+                  (size_t) y0 * pitch[p], pitch[p], in->data[p] +
+                  (size_t) y0 * in->stride[p], in->stride[p],
+                  layout->plane_row_bytes[p], rows, cudaMemcpyHostToDevice,
                   self->stream), "cudaMemcpy2DAsync (upload)", error))
         return FALSE;
       df.src[p] = self->d_in[p];
@@ -557,13 +626,21 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   if (out->on_device)
     return order_consumer_after (self, out, error);
   for (int p = 0; p < layout->n_planes; p++) {
+    int y0 = bands.out0[p], rows = bands.out1[p] - bands.out0[p];
+
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;
-    if (!cf_cuda_check (cudaMemcpy2DAsync (out->data[p], out->stride[p],
-                self->d_out[p], pitch[p], layout->plane_row_bytes[p],
-                layout->plane_height[p], cudaMemcpyDeviceToHost,
+    if (rows > 0 && !cf_cuda_check (cudaMemcpy2DAsync (out->data[p] +
+                (size_t) y0 * out->stride[p], out->stride[p],
+                self->d_out[p] + (size_t) y0 * pitch[p], pitch[p],
+                layout->plane_row_bytes[p], rows, cudaMemcpyDeviceToHost,
                 self->stream), "cudaMemcpy2DAsync (download)", error))
       return FALSE;
+    /* Rows no region reaches go from input to output on the host, while
+     * the GPU works. */
+    copy_host_rows (layout, in, out, p, 0, bands.out0[p]);
+    copy_host_rows (layout, in, out, p, bands.out1[p],
+        layout->plane_height[p]);
   }
   return TRUE;
 }
