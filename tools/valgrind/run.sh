@@ -32,12 +32,14 @@ status=0
 set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
   "$build"/tests/engine/test-kernel-parse "$build"/tests/engine/test-spec \
   "$build"/tests/engine/test-backend-cpu "$build"/tests/engine/test-layout \
+  "$build"/tests/engine/test-regions \
   "$build"/tests/element/test-element-formats \
   "$build"/tests/element/test-element-strides \
   "$build"/tests/element/test-element-samples \
   "$build"/tests/element/test-element-values \
   "$build"/tests/element/test-element-properties \
-  "$build"/tests/element/test-element-pipeline "$@"
+  "$build"/tests/element/test-element-pipeline \
+  "$build"/tests/element/test-element-regions "$@"
 for t in "$@"; do
   name=$(basename "$t")
   log="$build/valgrind-$name.log"
