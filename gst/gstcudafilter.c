@@ -23,7 +23,14 @@
  * gst-launch-1.0 videotestsrc ! cudafilter filter=custom kernel="0 -1 0; -1 5 -1; 0 -1 0" ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! cudafilter @preset=emboss ! videoconvert ! autovideosink
  * gst-launch-1.0 -m videotestsrc num-buffers=90 ! cudafilter post-stats=true ! fakesink
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=pixelate regions="100,60,120,90" ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudafilter sigma=8 roi-types=face roi-padding=8 ! videoconvert ! autovideosink
  * ]|
+ *
+ * `regions`, or `roi-types` for the regions detectors attach to each buffer
+ * (GstVideoRegionOfInterestMeta, analytics object detections), limit any
+ * filter to rectangles; `region-mode=outside` filters everything else.  A
+ * frame without a region in inside mode passes through untouched.
  *
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with

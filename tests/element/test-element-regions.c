@@ -355,6 +355,39 @@ GST_START_TEST (test_pixelate_alpha_untouched)
 
 GST_END_TEST;
 
+/* roi-types="*": every meta's region, with the regions property's; a
+ * meta reaching past the frame is clipped. */
+GST_START_TEST (test_all_roi_types)
+{
+  static const Rect want[] = { {1, 1, 3, 2}, {10, 4, 6, 7}, {14, 0, 9, 3} };
+  const gchar *const blur[] = { "filter", "gaussian", NULL };
+  const gchar *const props[] = { "filter", "gaussian", "roi-types", " * ",
+    "regions", "1,1,3,2", NULL
+  };
+  GstVideoInfo info;
+  GstBuffer *in, *whole, *buf, *res;
+  GstHarness *h;
+  GstVideoFrame f;
+
+  SKIP_WITHOUT_BACKEND (__i__);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 16, 10);
+  in = make_buffer (&info, varied, GUINT_TO_POINTER (255));
+  whole = whole_frame (__i__, blur, &info, "NV12", 16, 10, in);
+  buf = with_roi (gst_buffer_copy (in), "face", 10, 4, 6, 7);
+  buf = with_roi (buf, "licence-plate", 14, 0, 100, 3);
+  h = make_harness (__i__, props, NULL);
+  set_caps (h, &info, "NV12", 16, 10);
+  res = push_pull (h, &info, buf, &f);
+  gst_video_frame_unmap (&f);
+  check_composited (res, whole, in, &info, want, 3, TRUE, "all types");
+  gst_buffer_unref (res);
+  gst_buffer_unref (whole);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 #ifdef HAVE_GST_ANALYTICS
 /* Regions from analytics object detections (GStreamer >= 1.24). */
 GST_START_TEST (test_regions_from_analytics)
@@ -405,6 +438,7 @@ add_backend_tests (TCase * tc, int backend)
   ADD_BACKEND_TEST (tc, test_malformed_regions_refused, backend);
   ADD_BACKEND_TEST (tc, test_pixelate_hand_worked, backend);
   ADD_BACKEND_TEST (tc, test_pixelate_alpha_untouched, backend);
+  ADD_BACKEND_TEST (tc, test_all_roi_types, backend);
 #ifdef HAVE_GST_ANALYTICS
   ADD_BACKEND_TEST (tc, test_regions_from_analytics, backend);
 #else
