@@ -355,6 +355,48 @@ GST_START_TEST (test_pixelate_alpha_untouched)
 
 GST_END_TEST;
 
+/* Frames in flight each keep their own metadata regions. */
+GST_START_TEST (test_regions_per_frame_in_flight)
+{
+  static const Rect rects[3] = { {0, 0, 5, 4}, {6, 3, 7, 5}, {11, 6, 5, 4} };
+  const gchar *const blur[] = { "filter", "box", "kernel-size", "5", NULL };
+  const gchar *const props[] = { "filter", "box", "kernel-size", "5",
+    "roi-types", "face", "frames-in-flight", "3", NULL
+  };
+  GstVideoInfo info;
+  GstBuffer *in, *whole;
+  GstHarness *h;
+
+  SKIP_WITHOUT_BACKEND (__i__);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 16, 10);
+  in = make_buffer (&info, varied, GUINT_TO_POINTER (255));
+  whole = whole_frame (__i__, blur, &info, "I420", 16, 10, in);
+  h = make_harness (__i__, props, NULL);
+  set_caps (h, &info, "I420", 16, 10);
+  for (int i = 0; i < 3; i++) {
+    GstBuffer *buf = with_roi (gst_buffer_copy (in), "face", rects[i].x,
+        rects[i].y, rects[i].w, rects[i].h);
+
+    GST_BUFFER_PTS (buf) = i;
+    check_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  for (int i = 0; i < 3; i++) {
+    GstBuffer *res = gst_harness_pull (h);
+
+    fail_unless (res != NULL);
+    check_int (GST_BUFFER_PTS (res), i, "order");
+    check_composited (res, whole, in, &info, &rects[i], 1, TRUE,
+        "in flight");
+    gst_buffer_unref (res);
+  }
+  gst_buffer_unref (whole);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* roi-types="*": every meta's region, with the regions property's; a
  * meta reaching past the frame is clipped. */
 GST_START_TEST (test_all_roi_types)
@@ -439,6 +481,7 @@ add_backend_tests (TCase * tc, int backend)
   ADD_BACKEND_TEST (tc, test_pixelate_hand_worked, backend);
   ADD_BACKEND_TEST (tc, test_pixelate_alpha_untouched, backend);
   ADD_BACKEND_TEST (tc, test_all_roi_types, backend);
+  ADD_BACKEND_TEST (tc, test_regions_per_frame_in_flight, backend);
 #ifdef HAVE_GST_ANALYTICS
   ADD_BACKEND_TEST (tc, test_regions_from_analytics, backend);
 #else
