@@ -10,7 +10,11 @@
  * --cuda-memory measures the zero-copy paths instead: cudaupload !
  * cudafilter ! cudadownload beside cudaupload ! cudadownload, and the
  * element alone between CUDA-memory caps (buffers from the CUDA pool it
- * proposes) beside a device-to-device copy of the frame. */
+ * proposes) beside a device-to-device copy of the frame.
+ *
+ * Exits 1, saying why, when cudafilter is not on GStreamer's plugin path
+ * (GST_PLUGIN_PATH=build/gst) or when a pipeline cannot run, so that a
+ * script never takes a table without its rows for a result. */
 #include <stdio.h>
 #include <string.h>
 #include <gst/gst.h>
@@ -288,15 +292,29 @@ run_case (const char *chain, GstCaps * caps, const char *source,
   return result;
 }
 
+/* Rows that could not be measured: the exit status says so. */
+static guint failed_rows;
+
 static void
 report (const char *what, const char *source, const char *label, double fps)
 {
+  if (fps <= 0)
+    failed_rows++;
   g_print ("  %-34s %-6s %9.1f fps  %8.3f ms/frame\n", what, source, fps,
       fps > 0 ? 1000.0 / fps : 0.0);
   g_print ("csv,pipeline,%s,%s,%s,%.1f\n", label, what, source, fps);
 }
 
 #define CUDA_CAPS_FILTER "video/x-raw(memory:CUDAMemory)"
+
+static int
+exit_status (void)
+{
+  if (failed_rows == 0)
+    return 0;
+  g_printerr ("%u pipeline(s) could not run (see above)\n", failed_rows);
+  return 1;
+}
 
 /* The zero-copy targets: what cudafilter adds between cudaupload and
  * cudadownload (the caps filters keep every link in CUDA memory), and the
@@ -378,6 +396,17 @@ main (int argc, char **argv)
     g_printerr ("unknown format\n");
     return 2;
   }
+  {
+    GstElementFactory *f = gst_element_factory_find ("cudafilter");
+
+    if (f == NULL) {
+      g_printerr ("cudafilter not found: set GST_PLUGIN_PATH to the folder "
+          "holding libgstcudafilter.so (the build's gst/ folder)\n");
+      gst_caps_unref (caps);
+      return 1;
+    }
+    gst_object_unref (f);
+  }
   label = g_strdup_printf ("%dx%d-%s", w, h, GST_VIDEO_INFO_NAME (&info));
   filter_chain = g_strdup_printf ("cudafilter backend=%s filter=%s "
       "sigma=%g frames-in-flight=%d regions=\"%s\"",
@@ -399,7 +428,7 @@ main (int argc, char **argv)
       g_free (filter_chain);
       g_free (label);
       gst_caps_unref (caps);
-      return 0;
+      return exit_status ();
     }
   }
   g_print ("pipelines, %s, %d frames each:\n", label, opt_frames);
@@ -426,6 +455,9 @@ main (int argc, char **argv)
         "gaussian", opt_sigma, opt_regions ? opt_regions : "");
     double us = run_case (live, caps, "pool", TRUE);
 
+    if (us <= 0)
+      failed_rows++;
+
     g_print ("  latency, frames-in-flight=1, push to sink: median %.1f us\n",
         us);
     g_print ("csv,latency,%s,%.1f\n", label, us);
@@ -435,5 +467,5 @@ main (int argc, char **argv)
   g_free (filter_chain);
   g_free (label);
   gst_caps_unref (caps);
-  return 0;
+  return exit_status ();
 }

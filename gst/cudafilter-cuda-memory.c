@@ -118,7 +118,7 @@ cudafilter_cuda_memory_caps (const GValue * formats)
   }
   gst_caps_unref (held);
   if (missing->len)
-    GST_INFO ("GStreamer %s's CUDA allocator does not hold%s: these "
+    GST_INFO ("%s's CUDA allocator does not hold%s: these "
         "formats travel in system memory only", gst_version_string (),
         missing->str);
   g_string_free (missing, TRUE);
@@ -153,8 +153,26 @@ ref_context (GstCudaFilter * self)
   return ctx;
 }
 
+/* Whether a context handed over now may become the element's: before the
+ * element starts (NULL or READY, not on its way up), or when the streaming
+ * thread asks for one itself (need-context from cudafilter_cuda_open).  A
+ * context handed over while it runs without one (GstBin passes an
+ * application's to every child) would be pushed around a backend that
+ * lives elsewhere: it is only kept in the element's list (GstElement),
+ * and taken at the next start. */
+static gboolean
+may_take_context (GstCudaFilter * self)
+{
+  GstElement *e = GST_ELEMENT (self);
+
+  return self->cuda_context_wanted || (GST_STATE (e) <= GST_STATE_READY
+      && (GST_STATE_NEXT (e) == GST_STATE_VOID_PENDING
+          || GST_STATE_NEXT (e) <= GST_STATE_READY));
+}
+
 /* A context given by the application or a neighbour is taken only while
- * the element has none: the backend lives in the one it has. */
+ * the element has none, and only at a point where the backend can be made
+ * in it (may_take_context): the backend lives in the one it has. */
 static void
 gst_cuda_filter_set_context (GstElement * element, GstContext * context)
 {
@@ -166,9 +184,13 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
       gst_cuda_filter_get_device_id (self), &ctx);
   if (!had && ctx != NULL) {
     GST_OBJECT_LOCK (self);
-    if (self->cuda_context == NULL)
+    if (self->cuda_context == NULL && may_take_context (self))
       self->cuda_context = g_steal_pointer (&ctx);
     GST_OBJECT_UNLOCK (self);
+    if (ctx != NULL)
+      GST_INFO_OBJECT (self, "not taking %" GST_PTR_FORMAT " while running: "
+          "the backend lives in another context; it is used from the next "
+          "start", ctx);
   }
   gst_clear_object (&ctx);
   GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context
@@ -265,6 +287,8 @@ cudafilter_cuda_init_class (GstBaseTransformClass * trans_class)
 gboolean
 cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
 {
+  gboolean ok;
+
   if (!gst_cuda_load_library ()) {
     GST_INFO_OBJECT (self, "CUDA driver library not loadable: no shared "
         "CUDA context");
@@ -273,8 +297,15 @@ cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
   /* Writes the field from NULL to a new context (its neighbours' answers
    * arrive through set_context, which does the same under the lock);
    * nothing is freed meanwhile, so a reader under the lock sees either. */
-  if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-          &self->cuda_context)) {
+  GST_OBJECT_LOCK (self);
+  self->cuda_context_wanted = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  ok = gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
+      &self->cuda_context);
+  GST_OBJECT_LOCK (self);
+  self->cuda_context_wanted = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (!ok) {
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
     return FALSE;
   }
@@ -303,6 +334,10 @@ cudafilter_cuda_push_context (GstCudaContext * context)
 gboolean
 cudafilter_cuda_push (GstCudaFilter * self)
 {
+  /* The CPU backend touches no CUDA, whatever context it was handed. */
+  if (self->backend != NULL && cf_backend_kind (self->backend) ==
+      CF_BACKEND_CPU)
+    return FALSE;
   return cudafilter_cuda_push_context (self->cuda_context);
 }
 
@@ -484,7 +519,7 @@ cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 
 gboolean
 cudafilter_cuda_propose_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -500,7 +535,7 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
-    gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
+    gst_buffer_pool_config_set_params (config, caps, info->size, held, 0);
     if (!gst_buffer_pool_set_config (pool, config)) {
       GST_WARNING_OBJECT (self, "CUDA pool refused its configuration");
       gst_object_unref (pool);
@@ -510,7 +545,7 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
     gst_structure_free (config);
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_query_add_allocation_pool (query, pool, size, held, 0);
     gst_object_unref (pool);
   }
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -544,7 +579,7 @@ tag_pool_stream (GstCudaFilter * self, GstStructure * config)
 
 gboolean
 cudafilter_cuda_decide_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   GstBufferPool *pool = NULL;
   GstStructure *config;
@@ -567,7 +602,9 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
 
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-  /* No maximum: frames in flight hold outputs until they are pushed. */
+  /* No maximum, and room for the frames in flight, which hold outputs
+   * until they are pushed, besides those downstream keeps. */
+  min += held;
   gst_buffer_pool_config_set_params (config, caps, info->size, min, 0);
 #if GST_CHECK_VERSION(1, 24, 0)
   tag_pool_stream (self, config);
@@ -672,14 +709,14 @@ cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
 
 gboolean
 cudafilter_cuda_propose_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   return FALSE;
 }
 
 gboolean
 cudafilter_cuda_decide_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info)
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held)
 {
   return FALSE;
 }

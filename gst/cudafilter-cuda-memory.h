@@ -76,9 +76,9 @@ gboolean cudafilter_cuda_is_cuda_memory (GstMemory * mem);
 /* Allocation with CUDA caps: a GstCudaBufferPool on the element's context.
  * Return TRUE when they handled the query. */
 gboolean cudafilter_cuda_propose_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info);
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held);
 gboolean cudafilter_cuda_decide_allocation (GstCudaFilter * self,
-    GstQuery * query, GstCaps * caps, const GstVideoInfo * info);
+    GstQuery * query, GstCaps * caps, const GstVideoInfo * info, guint held);
 
 G_END_DECLS
 

@@ -136,13 +136,12 @@ gst_cuda_filter_host_params_init (GstAllocationParams * params)
 }
 
 GstBufferPool *
-gst_cuda_filter_host_pool_new (GstCaps * caps, guint min, guint max)
+gst_cuda_filter_host_pool_new (GstCaps * caps, gboolean pinned, guint min,
+    guint max)
 {
   GstVideoInfo info;
   GstBufferPool *pool;
   GstStructure *config;
-  GstAllocator *allocator;
-  GstAllocationParams params;
 
   if (!gst_video_info_from_caps (&info, caps))
     return NULL;
@@ -150,12 +149,16 @@ gst_cuda_filter_host_pool_new (GstCaps * caps, guint min, guint max)
   pool = gst_video_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
-  allocator = gst_cuda_filter_host_allocator_get ();
-  gst_cuda_filter_host_params_init (&params);
-  gst_buffer_pool_config_set_allocator (config, allocator, &params);
+  if (pinned) {
+    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+    GstAllocationParams params;
+
+    gst_cuda_filter_host_params_init (&params);
+    gst_buffer_pool_config_set_allocator (config, allocator, &params);
+    gst_object_unref (allocator);
+  }
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
-  gst_object_unref (allocator);
   if (!gst_buffer_pool_set_config (pool, config)) {
     gst_object_unref (pool);
     return NULL;

@@ -27,10 +27,11 @@ void gst_cuda_filter_host_params_init (GstAllocationParams * params);
 /* Whether mem came from this allocator and is page-locked. */
 gboolean gst_cuda_filter_is_pinned_memory (GstMemory * mem);
 
-/* A video buffer pool of pinned memory for `caps` (video meta enabled),
- * not yet active.  Returns NULL when the caps are not video. */
-GstBufferPool *gst_cuda_filter_host_pool_new (GstCaps * caps, guint min,
-    guint max);
+/* A video buffer pool for `caps` (video meta enabled), not yet active: of
+ * pinned memory from this allocator when `pinned`, else of plain system
+ * memory (no CUDA call).  Returns NULL when the caps are not video. */
+GstBufferPool *gst_cuda_filter_host_pool_new (GstCaps * caps,
+    gboolean pinned, guint min, guint max);
 
 G_END_DECLS
 #endif /* __CUDAFILTER_HOST_ALLOCATOR_H__ */

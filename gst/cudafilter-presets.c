@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudafilter-presets.h"
+#include "gstcudafilter.h"
 
 typedef struct
 {
@@ -38,13 +39,23 @@ static const BuiltinPreset builtins[] = {
   {"emboss", "Grey relief lit from the top left",
       {"kernel", "-2 -1 0; -1 0 1; 0 1 2", "filter", "custom", "offset", "128",
           NULL}},
+  {"denoise", "Median of each 3x3 neighbourhood: removes salt-and-pepper "
+        "noise", {"filter", "median", "kernel-size", "3", NULL}},
+  {"denoise-strong", "Median of each 5x5 neighbourhood",
+      {"filter", "median", "kernel-size", "5", NULL}},
+  {"skin-smooth", "Bilateral smoothing that keeps edges (diameter 9)",
+      {"filter", "bilateral", "kernel-size", "9", "sigma", "3",
+          "sigma-color", "30", NULL}},
+  {"mask-clean", "Opening with a 3x3 ellipse: removes specks from masks",
+      {"filter", "open", "shape", "ellipse", "kernel-size", "3", NULL}},
 };
 
 /* Filter settings: what presets store.  Where frames are filtered
  * (backend, device, frames in flight) and statistics stay out. */
 static const gchar *const preset_properties[] = {
   "filter", "sigma", "sigma-y", "kernel-size", "kernel", "divisor",
-  "offset", "scale", "amount", "border", "border-value", "planes", NULL
+  "offset", "scale", "amount", "border", "border-value", "shape",
+  "iterations", "sigma-color", "planes", NULL
 };
 
 /* Set back to their defaults before a built-in preset applies its own, in
@@ -53,7 +64,8 @@ static const gchar *const preset_properties[] = {
  * components and stays. */
 static const gchar *const reset_order[] = {
   "kernel-size", "sigma-y", "sigma", "amount", "divisor", "offset", "scale",
-  "border", "border-value", "kernel", "filter", NULL
+  "border", "border-value", "shape", "iterations", "sigma-color", "kernel",
+  "filter", NULL
 };
 
 /* GStreamer's default implementation, copied before we override it. */
@@ -125,8 +137,14 @@ presets_load_preset (GstPreset * preset, const gchar * name)
   GObject *object = G_OBJECT (preset);
   guint i;
 
-  if (is_user_preset (preset, name))
-    return default_iface.load_preset (preset, name);
+  if (is_user_preset (preset, name)) {
+    gboolean ok;
+
+    gst_cuda_filter_begin_settings (GST_CUDA_FILTER (object));
+    ok = default_iface.load_preset (preset, name);
+    gst_cuda_filter_end_settings (GST_CUDA_FILTER (object));
+    return ok;
+  }
 
   builtin = find_builtin (name);
   if (builtin == NULL) {
@@ -134,13 +152,17 @@ presets_load_preset (GstPreset * preset, const gchar * name)
     return FALSE;
   }
 
-  /* One notify burst, after all values are in. */
+  /* One notify burst, after all values are in; the stream takes them all
+   * at once (the defaults in between, custom without its kernel when
+   * leaving emboss, are never filtered with). */
+  gst_cuda_filter_begin_settings (GST_CUDA_FILTER (object));
   g_object_freeze_notify (object);
   reset_filter_settings (object);
   for (i = 0; builtin->settings[i] != NULL; i += 2)
     gst_util_set_object_arg (object, builtin->settings[i],
         builtin->settings[i + 1]);
   g_object_thaw_notify (object);
+  gst_cuda_filter_end_settings (GST_CUDA_FILTER (object));
   return TRUE;
 }
 

@@ -24,8 +24,9 @@ typedef struct
 
 #define GST_CUDA_FILTER_STATS_MESSAGE "cudafilter-stats"
 
-/* Installs frames-processed, gpu-time, last-frame-time, post-stats and
- * stats-interval with ids from `first_prop_id` upward. */
+/* Installs frames-processed, filter-time (and its old name gpu-time),
+ * last-frame-time, post-stats and stats-interval with ids from
+ * `first_prop_id` upward. */
 void gst_cuda_filter_stats_install_properties (GObjectClass * klass,
     guint first_prop_id);
 void gst_cuda_filter_stats_init (GstCudaFilter * self);

@@ -1,29 +1,47 @@
 /* cudafilter: allocation.
  *
- * Upstream is offered a pool of pinned host memory, and outputs come from
- * one unless downstream provides special memory.  With memory:CUDAMemory
- * caps, pools of CUDA memory in the element's context instead
- * (cudafilter-cuda-memory.c). */
+ * The one place that sizes and picks the pools, from the frames the element
+ * holds (its depth), the backend and what downstream offered.  The element
+ * holds up to `depth` inputs and as many outputs, so the pool offered
+ * upstream asks for that many buffers, and an output pool must give that
+ * many besides those downstream keeps (its minimum): a downstream pool with
+ * a smaller maximum (display sinks, hardware encoders) is replaced with one
+ * of the element's own, without a maximum, which downstream copies from,
+ * instead of the element blocking on it for good.
+ *
+ * Host pools are of pinned memory for the CUDA backend only (faster
+ * copies); with the CPU backend nothing touches CUDA.  With
+ * memory:CUDAMemory caps, pools of CUDA memory in the element's context
+ * instead (cudafilter-cuda-memory.c). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstcudafilter-allocation.h"
+#include "gstcudafilter-stream.h"
 #include "cudafilter-host-allocator.h"
 #include "cudafilter-cuda-memory.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
+/* Whether host memory is pinned: for the CUDA backend's copies only. */
+static gboolean
+pins_host_memory (GstCudaFilter * self)
+{
+  return self->backend != NULL
+      && cf_backend_kind (self->backend) == CF_BACKEND_CUDA;
+}
+
 gboolean
 gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstCaps *caps;
   gboolean need_pool;
   GstVideoInfo info;
-  GstAllocator *allocator;
-  GstAllocationParams params;
+  guint held = gst_cuda_filter_stream_held_bound (self);
 
   gst_query_parse_allocation (query, &caps, &need_pool);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
@@ -31,30 +49,34 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
 
   if (gst_cuda_filter_caps_are_cuda (caps)) {
     /* A host pool is of no use to a CUDA neighbour. */
-    if (!cudafilter_cuda_propose_allocation (GST_CUDA_FILTER (trans),
-            query, caps, &info))
+    if (!cudafilter_cuda_propose_allocation (self, query, caps, &info, held))
       gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     return TRUE;
   }
 
   if (need_pool) {
-    GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps, 0, 0);
+    GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps,
+        pins_host_memory (self), held, 0);
 
     if (pool) {
-      gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+      gst_query_add_allocation_pool (query, pool, info.size, held, 0);
       gst_object_unref (pool);
     }
   }
-  allocator = gst_cuda_filter_host_allocator_get ();
-  gst_cuda_filter_host_params_init (&params);
-  gst_query_add_allocation_param (query, allocator, &params);
-  gst_object_unref (allocator);
+  if (pins_host_memory (self)) {
+    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+    GstAllocationParams params;
+
+    gst_cuda_filter_host_params_init (&params);
+    gst_query_add_allocation_param (query, allocator, &params);
+    gst_object_unref (allocator);
+  }
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   return TRUE;
 }
 
 /* Whether a pool downstream proposed holds only plain system memory, so
- * pinned memory is strictly better. */
+ * a pool of the element's own (pinned for the CUDA backend) is as good. */
 static gboolean
 pool_is_plain (GstBufferPool * pool)
 {
@@ -74,22 +96,34 @@ pool_is_plain (GstBufferPool * pool)
   return plain;
 }
 
+/* Puts `pool` first in the query, or adds it. */
+static void
+set_first_pool (GstQuery * query, GstBufferPool * pool, guint size,
+    guint min, guint max)
+{
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+}
+
 gboolean
 gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
+  GstCudaFilter *self = GST_CUDA_FILTER (trans);
   GstBaseTransformClass *parent =
       GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER));
   GstBufferPool *pool = NULL;
   GstCaps *caps;
   guint size = 0, min = 0, max = 0;
+  guint held = gst_cuda_filter_stream_held_bound (self);
   GstVideoInfo info;
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
   if (gst_cuda_filter_caps_are_cuda (caps)) {
-    if (!cudafilter_cuda_decide_allocation (GST_CUDA_FILTER (trans),
-            query, caps, &info))
+    if (!cudafilter_cuda_decide_allocation (self, query, caps, &info, held))
       GST_WARNING_OBJECT (trans, "CUDA memory caps without a CUDA context: "
           "outputs will be system memory");
     return parent->decide_allocation (trans, query);
@@ -97,23 +131,32 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
 
-  if (pool_is_plain (pool)) {
-    GstBufferPool *pinned = gst_cuda_filter_host_pool_new (caps, 0, 0);
-    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
-    GstAllocationParams params;
+  if (pool_is_plain (pool) || (max != 0 && max < min + held)) {
+    GstBufferPool *own = gst_cuda_filter_host_pool_new (caps,
+        pins_host_memory (self), min + held, 0);
 
-    gst_cuda_filter_host_params_init (&params);
+    if (pool != NULL && !pool_is_plain (pool))
+      GST_INFO_OBJECT (self, "downstream's %" GST_PTR_FORMAT " holds at most "
+          "%u buffers, %u of them its own: too few for %u frames in flight; "
+          "outputs come from a pool of the element's own", pool, max, min,
+          held);
     size = MAX (size, info.size);
-    if (gst_query_get_n_allocation_pools (query) > 0)
-      gst_query_set_nth_allocation_pool (query, 0, pinned, size, min, 0);
-    else
-      gst_query_add_allocation_pool (query, pinned, size, min, 0);
-    if (gst_query_get_n_allocation_params (query) > 0)
-      gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-    else
-      gst_query_add_allocation_param (query, allocator, &params);
-    gst_object_unref (allocator);
-    gst_object_unref (pinned);
+    set_first_pool (query, own, size, min + held, 0);
+    gst_object_unref (own);
+    if (pins_host_memory (self)) {
+      GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+      GstAllocationParams params;
+
+      gst_cuda_filter_host_params_init (&params);
+      if (gst_query_get_n_allocation_params (query) > 0)
+        gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+      else
+        gst_query_add_allocation_param (query, allocator, &params);
+      gst_object_unref (allocator);
+    }
+  } else {
+    /* Downstream's own memory, with room for the frames in flight. */
+    set_first_pool (query, pool, size, min + held, max);
   }
   gst_clear_object (&pool);
 

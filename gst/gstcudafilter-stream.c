@@ -24,6 +24,7 @@
 #include "cudafilter-stats.h"
 #include "cudafilter-cuda-memory.h"
 #include "cudafilter-pin.h"
+#include "cudafilter-frame-bounds.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
@@ -76,6 +77,20 @@ depth_for (guint frames_in_flight, gboolean live)
   return live ? 1 : AUTO_DEPTH;
 }
 
+guint
+gst_cuda_filter_stream_held_bound (GstCudaFilter * self)
+{
+  guint wanted;
+
+  if (self->depth != 0)
+    return self->depth;
+  GST_OBJECT_LOCK (self);
+  wanted = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  /* Not live: the larger of the two automatic depths. */
+  return depth_for (wanted, FALSE);
+}
+
 /* Chosen at the first frame, when upstream can tell whether it is live.
  * QoS (dropping frames that would arrive late) is for live pipelines only:
  * elsewhere every frame that goes in comes out. */
@@ -83,16 +98,19 @@ static void
 choose_depth (GstCudaFilter * self)
 {
   gboolean live = upstream_is_live (self);
+  gboolean qos_set;
   guint wanted;
 
   GST_OBJECT_LOCK (self);
   wanted = self->frames_in_flight;
+  qos_set = self->qos_set;
   GST_OBJECT_UNLOCK (self);
 
   wanted = depth_for (wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
-  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
+  if (!qos_set)
+    gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
   GST_INFO_OBJECT (self, "%u frame(s) in flight on %s, %s upstream", wanted,
       cf_backend_describe (self->backend), live ? "live" : "non-live");
 }
@@ -169,6 +187,15 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
   pushed = cudafilter_cuda_push (self);
   cf_backend_discard (self->backend, (GDestroyNotify) pending_free);
   cudafilter_cuda_pop (pushed);
+}
+
+void
+gst_cuda_filter_stream_reset (GstCudaFilter * self)
+{
+  gst_cuda_filter_stream_discard (self);
+  self->depth = 0;
+  self->prerolled = FALSE;
+  self->memory_path = 0;
 }
 
 /* A frame finished for the caps before a renegotiation: in the memory
@@ -368,6 +395,28 @@ submit_unchanged (GstCudaFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
+/* Metadata written by another element may describe more than a buffer
+ * holds: refused with an error naming the plane, never read or written
+ * past the end. */
+static gboolean
+frames_in_bounds (GstCudaFilter * self, CfPendingFrame * pf)
+{
+  gchar *why = NULL;
+  const gchar *which = "input";
+
+  if (gst_cuda_filter_frame_in_bounds (&pf->in, &why)) {
+    which = "output";
+    if (gst_cuda_filter_frame_in_bounds (&pf->out, &why))
+      return TRUE;
+  }
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("The %s buffer is smaller than its video meta says: %s.", which, why),
+      ("%s buffer %" GST_PTR_FORMAT, which, which[0] == 'i' ? pf->inbuf :
+          pf->outbuf));
+  g_free (why);
+  return FALSE;
+}
+
 static GstFlowReturn
 submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 {
@@ -413,9 +462,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf);
     g_free (pf);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Could not map the input buffer as %s %dx%d: it is smaller than "
-            "the negotiated caps say.", GST_VIDEO_INFO_NAME (&vfilter->in_info),
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The input buffer is smaller than its caps or video meta say: it "
+            "cannot be mapped as %s %dx%d.",
+            GST_VIDEO_INFO_NAME (&vfilter->in_info),
             GST_VIDEO_INFO_WIDTH (&vfilter->in_info),
             GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
     return GST_FLOW_ERROR;
@@ -431,6 +481,10 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
 
+  if (!frames_in_bounds (self, pf)) {
+    pending_free (pf);
+    return GST_FLOW_ERROR;
+  }
   if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
     gst_cuda_filter_pin_recycled_memory (inbuf);
   log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
@@ -642,17 +696,21 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
 
   if (cudafilter_cuda_handle_query (self, query))
     return TRUE;
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) ==
-      GST_QUERY_ALLOCATION) {
-    /* It may renegotiate, and so drain (set_caps): under the stream lock,
-     * like every other user of the frames in flight (release_held).  Not
-     * once the pad is flushing: a stop may be under way, which the base
-     * class runs after waiting for that lock, and an answer in parallel
-     * puts the base class's allocation query back after the stop cleared
-     * it (leaked, its pool and caps with it, if the element is freed). */
+  if (direction == GST_PAD_SINK && (GST_QUERY_TYPE (query) ==
+          GST_QUERY_ALLOCATION || GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)) {
+    /* Upstream wants its buffers back (a decoder changing resolution
+     * sends both): every frame in flight leaves first, as at EOS.  Under
+     * the stream lock, like every other user of the frames in flight
+     * (release_held); an allocation query may also renegotiate, and so
+     * drain (set_caps).  Not once the pad is flushing: a stop may be under
+     * way, which the base class runs after waiting for that lock, and an
+     * answer in parallel puts the base class's allocation query back after
+     * the stop cleared it (leaked, its pool and caps with it, if the
+     * element is freed). */
     gboolean ok = FALSE;
 
-    if (lock_stream_unless_flushing (self))
+    if (lock_stream_unless_flushing (self)
+        && drain (self) != GST_FLOW_ERROR)
       ok = PARENT_CLASS->query (trans, direction, query);
     GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (self));
     return ok;

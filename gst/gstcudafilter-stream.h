@@ -23,8 +23,18 @@ GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
+/* The most frames the element holds at once, inputs and outputs alike:
+ * the depth once chosen, before that the largest it can be chosen as
+ * (the pools are sized before the first frame). */
+guint gst_cuda_filter_stream_held_bound (GstCudaFilter * self);
+
 /* Waits for and drops every pending frame (flush, stop). */
 void gst_cuda_filter_stream_discard (GstCudaFilter * self);
+
+/* At stop: drops the frames in flight and forgets what the stream chose
+ * (depth, preroll, memory path), so the next start chooses again.  The
+ * stream's fields are written here and in gstcudafilter-stream.c only. */
+void gst_cuda_filter_stream_reset (GstCudaFilter * self);
 
 /* Replaces the backend by a CUDA backend made in the element's context
  * (now set), the old one living in `old_ctx` (NULL: the device's primary

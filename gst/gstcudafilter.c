@@ -35,7 +35,7 @@
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
  * gst_preset_load_preset() or `@preset=` in a launch line.  frames-processed,
- * gpu-time and last-frame-time tell whether filtering keeps up; with
+ * filter-time and last-frame-time tell whether filtering keeps up; with
  * post-stats=true the same arrives as "cudafilter-stats" element messages.
  */
 #ifdef HAVE_CONFIG_H
@@ -67,6 +67,9 @@ static const gchar *const cuda_filter_formats[] = {
 };
 
 #define CUSTOM_KERNEL_EXAMPLE "kernel=\"0 -1 0; -1 5 -1; 0 -1 0\""
+#define NO_KERNEL_TEXT "filter=custom needs the 'kernel' property: a matrix " \
+  "with rows separated by ';' and values by spaces or commas, e.g. " \
+  CUSTOM_KERNEL_EXAMPLE "."
 
 enum
 {
@@ -87,6 +90,9 @@ enum
   PROP_PLANES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_CPU_THREADS,
+  PROP_SHAPE,
+  PROP_ITERATIONS,
+  PROP_SIGMA_COLOR,
   PROP_BLOCK_SIZE,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
@@ -109,7 +115,7 @@ static GstCaps *
 gst_cuda_filter_template_caps (void)
 {
   GValue list = G_VALUE_INIT;
-  GstCaps *sys, *cuda;
+  GstCaps *sys, *cuda, *caps;
   guint i;
 
   g_value_init (&list, GST_TYPE_LIST);
@@ -127,7 +133,13 @@ gst_cuda_filter_template_caps (void)
   gst_caps_set_value (sys, "format", &list);
   cuda = cudafilter_cuda_memory_caps (&list);
   g_value_unset (&list);
-  return gst_caps_merge (cuda, sys);
+  caps = gst_caps_merge (cuda, sys);
+  /* Progressive frames only: a 2D filter across the two fields of an
+   * interlaced frame mixes pictures taken at different times (deinterlace
+   * first). */
+  gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING, "progressive",
+      NULL);
+  return caps;
 }
 
 #define gst_cuda_filter_parent_class parent_class
@@ -200,9 +212,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
           used_by ("Gaussian standard deviation in pixels (horizontal; also "
-              "vertical when sigma-y is 0), > 0; the derived kernel (about "
-              "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
-              " taps unless kernel-size is set", CF_READS_SIGMA),
+              "vertical when sigma-y is 0), > 0; the derived kernel (6 sigma "
+              "+ 1 taps for 8-bit samples, 8 sigma + 1 for deeper ones) must "
+              "stay within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth "
+              "(sigma up to 31) unless kernel-size is set", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
@@ -215,16 +228,20 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
       g_param_spec_int ("kernel-size", "Kernel size",
           "Kernel width and height in pixels: odd, up to "
           G_STRINGIFY (CF_MAX_TAPS) ", or 0 to derive it (from sigma as "
-          "OpenCV for gaussian and sharpen, 1 for laplacian, 3 otherwise); "
-          "the aperture of sobel, sobel-x, sobel-y and laplacian; not used by "
-          "scharr and custom",
+          "OpenCV for gaussian, sharpen and bilateral, 1 for laplacian, 3 "
+          "otherwise); the aperture of sobel, sobel-x, sobel-y and "
+          "laplacian; the window of median (odd, from 3); the structuring "
+          "element's size for morphology (any size from 1, with shape); the "
+          "diameter of bilateral (any size); not used by scharr and custom",
           0, CF_MAX_TAPS, defaults.kernel_size, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_string ("kernel", "Kernel",
           used_by ("Matrix for filter=custom: rows separated by ';', values "
               "by spaces or commas, every row the same length, e.g. \"0 -1 "
-              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              "0; -1 5 -1; 0 -1 0\", or NumPy's nested lists, e.g. "
+              "\"[[0,-1,0],[-1,5,-1],[0,-1,0]]\", up to "
+              G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
               "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -317,6 +334,28 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_SHAPE,
+      g_param_spec_enum ("shape", "Shape",
+          used_by ("Structuring element of kernel-size x kernel-size, as "
+              "OpenCV's getStructuringElement makes it; the kernel "
+              "property, when set, gives the element instead (nonzero = "
+              "in, anchored at the centre)", CF_READS_SHAPE),
+          GST_TYPE_CUDA_FILTER_SHAPE, defaults.shape, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          used_by ("How many times each erosion and dilation repeats, as "
+              "OpenCV's iterations", CF_READS_ITERATIONS),
+          1, CF_MAX_ITERATIONS, defaults.iterations, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA_COLOR,
+      g_param_spec_double ("sigma-color", "Sigma colour",
+          used_by ("Range standard deviation in the format's sample values: "
+              "samples this far apart in colour weigh exp(-1/2) as much; "
+              "> 0, or -1 for 30 at 8 bits scaled to the depth (120 at 10 "
+              "bits)", CF_READS_SIGMA_COLOR),
+          -1.0, 1e6, defaults.sigma_color, FILTER_PARAM_FLAGS));
+
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_uint ("block-size", "Block size",
           used_by ("Side of pixelate's square blocks in pixels (chroma: "
@@ -330,9 +369,10 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
-      "Convolution filters on raw video with CUDA: Gaussian and box blur, "
-      "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
-      "with a CPU fallback giving the same output", "The cudafilter authors");
+      "Filters on raw video with CUDA: Gaussian and box blur, "
+      "Sobel/Scharr gradients, Laplacian, unsharp mask, custom kernels, "
+      "median, morphology and bilateral, with a CPU fallback giving the "
+      "same output", "The cudafilter authors");
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
       "CUDA convolution filter");
@@ -383,6 +423,18 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FILTER_PLANES, 0);
 }
 
+/* The application's qos setting (GstBaseTransform's property) stands; the
+ * element only chooses it while the application has not. */
+static void
+qos_notified (GObject * object, GParamSpec * pspec, gpointer unused)
+{
+  GstCudaFilter *self = GST_CUDA_FILTER (object);
+
+  GST_OBJECT_LOCK (self);
+  self->qos_set = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
 static void
 gst_cuda_filter_init (GstCudaFilter * self)
 {
@@ -399,6 +451,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
   gst_cuda_filter_regions_init (self);
+  g_signal_connect (self, "notify::qos", G_CALLBACK (qos_notified), NULL);
 }
 
 /* Forgets the last spec's parameters: the next start is a first start. */
@@ -443,16 +496,21 @@ accepted_values (guint prop_id)
     case PROP_SIGMA:
     case PROP_SIGMA_Y:
       return "a value > 0 (sigma-y also 0) whose derived kernel size stays "
-          "within " G_STRINGIFY (CF_MAX_TAPS) " taps, or set kernel-size";
+          "within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth (up to "
+          "31), or set kernel-size";
     case PROP_KERNEL_SIZE:
       return "0 (derived) or an odd number from 1 to "
           G_STRINGIFY (CF_MAX_TAPS) " that the filter supports";
     case PROP_KERNEL:
       return "rows separated by ';' with values separated by spaces or "
           "commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\"";
+          "0 -1 0\", or nested lists, e.g. \"[[0,-1,0],[-1,5,-1],[0,-1,0]]\"";
     case PROP_DIVISOR:
       return "a non-zero number, or 0 for the sum of the kernel";
+    case PROP_ITERATIONS:
+      return "a number from 1 to " G_STRINGIFY (CF_MAX_ITERATIONS);
+    case PROP_SIGMA_COLOR:
+      return "a value > 0, or -1 for the default";
     default:
       return "a value in the property's documented range";
   }
@@ -465,30 +523,28 @@ static gboolean
 validate_params (const CfParams * params, guint prop_id, GError ** error)
 {
   CfParams check = *params;
-  CfSpec *spec;
 
   if (prop_id == PROP_KERNEL) {
     if (check.kernel == NULL)
       return TRUE;
-    check.filter = CF_FILTER_CUSTOM;
+    /* Checked as the filter that reads it: a structuring element, or
+     * custom weights for any other. */
+    if (!(cf_filters[check.filter].reads & CF_READS_KERNEL))
+      check.filter = CF_FILTER_CUSTOM;
   } else if (check.filter == CF_FILTER_CUSTOM && check.kernel == NULL) {
     if (prop_id != PROP_KERNEL_SIZE)
       return TRUE;
     check.filter = CF_FILTER_GAUSSIAN;
   }
 
-  spec = cf_spec_new (&check, 1, error);
-  if (spec == NULL)
+  if (!cf_params_check (&check, error))
     return FALSE;
-  cf_spec_free (spec);
 
   /* custom ignores kernel-size: still refuse one no other filter takes. */
   if (prop_id == PROP_KERNEL_SIZE && check.filter == CF_FILTER_CUSTOM) {
     check.filter = CF_FILTER_GAUSSIAN;
-    spec = cf_spec_new (&check, 1, error);
-    if (spec == NULL)
+    if (!cf_params_check (&check, error))
       return FALSE;
-    cf_spec_free (spec);
   }
   return TRUE;
 }
@@ -578,6 +634,15 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       params.border_value = (int) g_value_get_uint (value);
+      break;
+    case PROP_SHAPE:
+      params.shape = (CfShape) g_value_get_enum (value);
+      break;
+    case PROP_ITERATIONS:
+      params.iterations = g_value_get_int (value);
+      break;
+    case PROP_SIGMA_COLOR:
+      params.sigma_color = g_value_get_double (value);
       break;
     case PROP_BLOCK_SIZE:
       params.block_size = (int) g_value_get_uint (value);
@@ -674,6 +739,15 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
     case PROP_BORDER_VALUE:
       g_value_set_uint (value, (guint) self->params.border_value);
       break;
+    case PROP_SHAPE:
+      g_value_set_enum (value, self->params.shape);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->params.iterations);
+      break;
+    case PROP_SIGMA_COLOR:
+      g_value_set_double (value, self->params.sigma_color);
+      break;
     case PROP_BLOCK_SIZE:
       g_value_set_uint (value, (guint) self->params.block_size);
       break;
@@ -696,6 +770,23 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
+  GST_OBJECT_UNLOCK (self);
+}
+
+void
+gst_cuda_filter_begin_settings (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  self->settings_batch++;
+  GST_OBJECT_UNLOCK (self);
+}
+
+void
+gst_cuda_filter_end_settings (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  if (self->settings_batch > 0)
+    self->settings_batch--;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -779,7 +870,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   GstCudaFilterBackend choice;
   gint device_id;
   guint cpu_threads;
-  gboolean pushed;
+  gboolean pushed, no_kernel;
   GQueue refusals;
   gchar *text;
 
@@ -787,6 +878,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   choice = self->backend_choice;
   device_id = self->device_id;
   cpu_threads = self->cpu_threads;
+  no_kernel = self->params.filter == CF_FILTER_CUSTOM && self->kernel == NULL;
   self->dirty = TRUE;
   refusals = self->refusals;
   g_queue_init (&self->refusals);
@@ -796,8 +888,16 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
     g_free (text);
   }
+  /* Settings that cannot work whatever the caps fail the state change, as
+   * GStreamer's own elements do (filesrc without a location): the
+   * application learns it from set_state, before any data flows, instead
+   * of from an error posted mid-negotiation, which races its main loop. */
+  if (no_kernel) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, (NO_KERNEL_TEXT), (NULL));
+    return FALSE;
+  }
   gst_cuda_filter_stats_reset (self);
-  pushed = cudafilter_cuda_push (self);
+  pushed = choice != GST_CUDA_FILTER_BACKEND_CPU && cudafilter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id, cpu_threads);
   cudafilter_cuda_pop (pushed);
   if (self->backend == NULL)
@@ -821,17 +921,15 @@ static gboolean
 gst_cuda_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-  gboolean pushed = cudafilter_cuda_push (self);
+  gboolean pushed;
 
-  gst_cuda_filter_stream_discard (self);
+  gst_cuda_filter_stream_reset (self);
+  pushed = cudafilter_cuda_push (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_pop (pushed);
   clear_applied (self);
-  self->depth = 0;
-  self->prerolled = FALSE;
   self->backend_in_context = FALSE;
-  self->memory_path = 0;
   cudafilter_cuda_close (self);
   return TRUE;
 }
@@ -841,7 +939,10 @@ gst_cuda_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
   GstClockTime stream_time;
 
-  /* Controlled properties take their value for this buffer. */
+  /* Controlled properties take their value for this buffer: at its stream
+   * time, which only a TIME segment gives (appsrc's default is BYTES). */
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       GST_BUFFER_TIMESTAMP (buffer));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
@@ -869,11 +970,11 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   CfLayout layout;
   CfSpec *spec;
   GError *err = NULL;
-  gboolean kept = FALSE;
   int maxval;
 
   GST_OBJECT_LOCK (self);
-  if (!force && !self->dirty && self->spec != NULL) {
+  if (!force && self->spec != NULL && (!self->dirty
+          || self->settings_batch > 0)) {
     GST_OBJECT_UNLOCK (self);
     return TRUE;
   }
@@ -885,10 +986,7 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
 
   if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {
     if (!self->have_applied) {   /* at start: nothing to keep */
-      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-          ("filter=custom needs the 'kernel' property: a matrix with rows "
-              "separated by ';' and values by spaces or commas, e.g. "
-              CUSTOM_KERNEL_EXAMPLE "."), (NULL));
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, (NO_KERNEL_TEXT), (NULL));
       goto failed;
     }
     /* A change under way (filter set, kernel to come): keep filtering as
@@ -901,7 +999,6 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
               "set."), (NULL));
     }
     keep_applied (self, &params);
-    kept = TRUE;
   } else {
     self->incomplete_warned = FALSE;
   }
@@ -920,19 +1017,10 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
             "using %d", params.border_value, cf_layout_depth (&layout),
             GST_VIDEO_INFO_NAME (info), maxval), (NULL));
 
+  /* Properties were checked for every depth when they were set
+   * (cf_params_check): a refused value was never taken, whatever the
+   * format. */
   spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  if (spec == NULL && self->have_applied && !kept) {
-    /* Properties are checked against 8-bit samples when they are set; a
-     * change the stream's depth cannot take (a sigma that needs more taps
-     * for 16-bit samples, weights too large) keeps the last settings that
-     * worked, as a half-made change does. */
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
-        ("Invalid filter settings for %s: %s: filtering as before.",
-            GST_VIDEO_INFO_NAME (info), err->message), (NULL));
-    g_clear_error (&err);
-    keep_applied (self, &params);
-    spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  }
   if (spec == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid filter settings for %s: %s",

@@ -36,6 +36,10 @@ struct _GstCudaFilter
   guint frames_in_flight;       /* 0 = auto: 1 when live, else 4 */
   guint cpu_threads;            /* 0 = one per core */
   gboolean dirty;               /* spec and layout must be rebuilt */
+  guint settings_batch;         /* > 0: a preset is being applied; the
+                                 * stream keeps its spec until it is whole */
+  gboolean qos_set;             /* the application set the qos property:
+                                 * never overridden */
   GQueue refusals;              /* gchar *: refused values set before the
                                  * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
@@ -65,6 +69,9 @@ struct _GstCudaFilter
                                  * (cudafilter-cuda-memory.c), or NULL;
                                  * replaced under the object lock, read
                                  * with a reference off this thread */
+  gboolean cuda_context_wanted; /* the streaming thread is asking for a
+                                 * context (cudafilter_cuda_open), under the
+                                 * object lock */
   gboolean backend_in_context;  /* the CUDA backend was made in it */
   GstCudaStream *cuda_stream;   /* the element's own stream in that context
                                  * (GStreamer >= 1.24), which its output
@@ -76,6 +83,11 @@ struct _GstCudaFilter
 /* The cuda-device-id property, read under the object lock (for the
  * streaming half and the CUDA-memory glue). */
 gint gst_cuda_filter_get_device_id (GstCudaFilter * self);
+
+/* Brackets settings that apply together (a preset): the stream sees the
+ * settings before or after, never some of them. */
+void gst_cuda_filter_begin_settings (GstCudaFilter * self);
+void gst_cuda_filter_end_settings (GstCudaFilter * self);
 
 /* Rebuilds the spec and layout when properties changed (or `force`). */
 gboolean gst_cuda_filter_prepare (GstCudaFilter * self,

@@ -22,8 +22,8 @@ struct CfFastArgs
   unsigned fill;                /* constant bytes */
   /* separable taps centred in K (odd), divided by their common factors for
    * linear ops: [kernel][0 row, 1 column][tap] */
-  float fw[2][2][CF_MAX_TAPS + 1];
-  int iw[2][2][CF_MAX_TAPS + 1];
+  float fw[2][2][CF_ARG_TAPS + 1];
+  int iw[2][2][CF_ARG_TAPS + 1];
   const int *dense;             /* device, kh x kw */
   int kw, kh, ax, ay;
   int op, shift, bias, gain, maxval, border, border_value;

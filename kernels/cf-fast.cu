@@ -96,6 +96,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
     if (!cf_sample_is_plain (&channels[i], 1))
       return cudaErrorNotSupported;
   K |= 1;
+  if (K > CF_ARG_TAPS)
+    return cudaErrorNotSupported;
   if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
       || K / 2 - kp->ax + kp->kw > K || K / 2 - kp->ay + kp->kh > K)
     return cudaErrorNotSupported;

@@ -13,6 +13,7 @@
 #include "cf-cpu-plan.h"
 #include "cf-cpu-pool.h"
 #include "cf-fft-plan.h"
+#include "cf-nonlin-cpu.h"
 #ifdef HAVE_FFTW
 #include "cf-cpu-fft.h"
 #endif
@@ -25,6 +26,8 @@ typedef struct
   CfCpuBandFunc band;
   const char *isa;
   CfCpuPlan *plan;              /* for the last (spec, layout) */
+  CfNonlinCpu *nonlin;          /* the nonlinear operations' scratch */
+  guint64 nonlin_serial;        /* the spec its plan name tells */
   CfConvMethod method;          /* CUDAFILTER_CPU_CONVOLUTION */
 #ifdef HAVE_FFTW
   CfCpuFft *fft;                /* plan's (spec, layout) through FFTs */
@@ -71,6 +74,17 @@ describe (CfCpuFastBackend * self, int threads)
   g_free (self->parent.description);
   self->parent.description = g_strdup_printf ("cpu (%d thread%s, %s)",
       threads, threads == 1 ? "" : "s", self->isa);
+}
+
+/* The direct path's name, as the element logs it. */
+static char *
+describe_direct (const CfCpuPlan * plan)
+{
+  static const char *const acc[] = { "float", "double", "64-bit integer" };
+
+  return g_strdup_printf ("direct %s convolution, %dx%d taps, %s sums",
+      plan->kp.separable ? "separable" : "dense", plan->kp.kw, plan->kp.kh,
+      acc[plan->acc]);
 }
 
 static int
@@ -178,6 +192,18 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
       backend->warning = shortfall;
     }
   }
+  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    if (self->nonlin == NULL)
+      self->nonlin = cf_nonlin_cpu_new ();
+    if (self->nonlin_serial != spec->serial)
+      cf_backend_take_plan_name (backend, g_strdup_printf ("cpu %s, %d "
+            "passes", spec->kp.operation == CF_OPERATION_MEDIAN ? "median" :
+            spec->kp.operation == CF_OPERATION_MORPH ? "morphology" :
+            "bilateral", spec->nl.n_passes));
+    self->nonlin_serial = spec->serial;
+    cf_nonlin_cpu_run (self->nonlin, self->pool, spec, layout, in, out);
+    return TRUE;
+  }
   if (self->plan == NULL || !cf_cpu_plan_matches (self->plan, spec, layout)) {
     cf_cpu_plan_free (self->plan);
     self->plan = cf_cpu_plan_new (spec, layout);
@@ -185,9 +211,12 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     cf_cpu_fft_free (self->fft);
     self->fft = cf_cpu_fft_new (self->method, spec, layout, self->plan,
         NULL);
-    cf_backend_take_plan_name (backend, self->fft ?
-        g_strdup (cf_cpu_fft_describe (self->fft)) : NULL);
+    if (self->fft != NULL)
+      cf_backend_take_plan_name (backend,
+          g_strdup (cf_cpu_fft_describe (self->fft)));
+    else
 #endif
+      cf_backend_take_plan_name (backend, describe_direct (self->plan));
   }
   ensure_scratch (self, cf_cpu_pool_size (self->pool),
       self->plan->scratch_bytes);
@@ -212,6 +241,7 @@ cpu_fast_free (CfBackend * backend)
 
   cf_cpu_pool_free (self->pool);
   cf_cpu_plan_free (self->plan);
+  cf_nonlin_cpu_free (self->nonlin);
 #ifdef HAVE_FFTW
   cf_cpu_fft_free (self->fft);
 #endif

@@ -6,6 +6,7 @@
 #include "cf-backend-private.h"
 #include "cf-arith.h"
 #include "cf-sample.h"
+#include "cf-nonlin-cpu.h"
 
 typedef struct
 {
@@ -152,6 +153,10 @@ cpu_process (CfBackend * backend, const CfSpec * spec,
   CfCpuBackend *self = (CfCpuBackend *) backend;
   int c;
 
+  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    cf_nonlin_reference (spec, layout, in, out);
+    return TRUE;
+  }
   for (c = 0; c < layout->n_channels; c++) {
     const CfChannel *ch = &layout->channels[c];
 

@@ -17,6 +17,7 @@
 #include "cf-cuda-check.h"
 #include "cf-launch.h"
 #include "cf-region-launch.h"
+#include "cf-nonlin-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -46,6 +47,10 @@ typedef struct
   gboolean have_dense;
   guint64 dense_serial;
 
+  /* Scratch images of the nonlinear operations' passes. */
+  unsigned short *d_scratch;
+  size_t scratch_capacity;
+
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
   CfFft *fft;
@@ -62,6 +67,9 @@ typedef struct
 {
   CfLaunchPlan *kernel;         /* the direct kernel */
   gboolean fft;                 /* dense weights through FFTs instead */
+  gboolean nonlin;              /* the nonlinear passes (cf_nonlin_run) */
+  int colour;                   /* the layout's */
+  int groups[CF_MAX_CHANNELS][3];       /* cf_layout_colour_groups */
   guint64 serial;
   int n_channels;
   CfChannel channels[CF_MAX_CHANNELS];
@@ -187,6 +195,7 @@ slot_clear (CfCudaSlot * self)
     cudaFree (self->d_out[p]);
   }
   cudaFree (self->d_dense);
+  cudaFree (self->d_scratch);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -249,12 +258,18 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
   return TRUE;
 }
 
+/* What the kernels read from device memory (cf_spec_device_weights): the
+ * dense matrix, separable taps too long for the launch parameters, or the
+ * table of a nonlinear operation (none for a median). */
 static gboolean
 ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
-  size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+  gsize bytes;
+  const void *weights = cf_spec_device_weights (spec, &bytes);
 
   if (self->have_dense && self->dense_serial == spec->serial)
+    return TRUE;
+  if (bytes == 0 || weights == NULL)
     return TRUE;
 
   self->have_dense = FALSE;
@@ -268,7 +283,7 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, weights, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -291,16 +306,27 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
 
   if (self->have_plan && plan->serial == spec->serial
       && plan->n_channels == layout->n_channels
+      && plan->colour == layout->colour
       && memcmp (plan->channels, layout->channels, bytes) == 0)
     return TRUE;
 
   self->have_plan = FALSE;
   g_clear_pointer (&plan->kernel, cf_launch_plan_free);
   plan->fft = FALSE;
-  if (spec->kp.op == CF_OP_PIXELATE) {
-    /* Block means need no convolution kernel (cf-region.cu). */
+  /* Pixelate needs no kernel of the plan (cf-region.cu). */
+  plan->nonlin = spec->kp.operation != CF_OPERATION_CONVOLVE
+      && spec->kp.operation != CF_OPERATION_PIXELATE;
+  plan->colour = layout->colour;
+  cf_layout_colour_groups (layout, plan->groups);
+  if (spec->kp.operation == CF_OPERATION_PIXELATE) {
     cf_backend_take_plan_name (&self->parent, g_strdup_printf ("pixelate, "
             "%d-pixel blocks", spec->kp.block));
+    goto planned;
+  }
+  if (plan->nonlin) {
+    cf_backend_take_plan_name (&self->parent, g_strdup_printf ("nonlinear, "
+            "%d pass%s", spec->nl.n_passes, spec->nl.n_passes == 1 ? "" :
+            "es"));
     goto planned;
   }
 #ifdef HAVE_CUFFT
@@ -354,6 +380,23 @@ launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
+  if (backend->plan.nonlin) {
+    size_t bytes = cf_nonlin_scratch_bytes (df, &spec->nl);
+
+    if (bytes > self->scratch_capacity) {
+      /* cudaFree waits for the frames that still use the old images. */
+      cudaFree (self->d_scratch);
+      self->d_scratch = NULL;
+      self->scratch_capacity = 0;
+      if (!cf_cuda_check (cudaMalloc ((void **) &self->d_scratch, bytes),
+              "cudaMalloc (scratch images)", error))
+        return FALSE;
+      self->scratch_capacity = bytes;
+    }
+    return cf_cuda_check (cf_nonlin_run (df, &spec->kp, &spec->nl, dense,
+            (const int (*)[3]) backend->plan.groups, self->d_scratch,
+            self->stream), "cf_nonlin_run (kernel launch)", error);
+  }
   if (backend->plan.kernel == NULL) {
     g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
         "No kernel takes this filter on this layout");
@@ -489,7 +532,7 @@ run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
 {
   const CfRegions *regions = backend->parent.regions;
 
-  if (spec->kp.op == CF_OP_PIXELATE)
+  if (spec->kp.operation == CF_OPERATION_PIXELATE)
     return pixelate (self, spec, layout, regions, df, error);
   if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0)
     return composite (self, layout, NULL, df, error);
@@ -499,7 +542,8 @@ run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
 }
 
 /* The rows of each plane that cross PCIe for a host frame: inside regions
- * (any border but wrap, which reads the far edge), the rows they cover
+ * (convolutions and pixelate; any border but wrap, which reads the far
+ * edge), the rows they cover
  * go down (out0 .. out1) and those plus the kernel's reach go up (in0 ..
  * in1); the host copies the other rows of the input to the output.  All
  * rows otherwise. */
@@ -514,7 +558,7 @@ row_bands (const CfSpec * spec, const CfLayout * layout,
     const CfRegions * regions, gboolean host_frames, CfRowBands * b)
 {
   const CfKernelParams *kp = &spec->kp;
-  gboolean pixelate = kp->op == CF_OP_PIXELATE;
+  gboolean pixelate = kp->operation == CF_OPERATION_PIXELATE;
   /* The larger reach both ways: rows a border reflects from past the
    * frame's edge lie within it too, for asymmetric kernels as well. */
   int reach = pixelate ? 0 : MAX (kp->ay, kp->kh - 1 - kp->ay);
@@ -524,8 +568,10 @@ row_bands (const CfSpec * spec, const CfLayout * layout,
     b->in0[p] = b->out0[p] = 0;
     b->in1[p] = b->out1[p] = layout->plane_height[p];
   }
+  /* The nonlinear programs' reach adds up over their passes: all rows. */
   if (!host_frames || regions == NULL || regions->mode != CF_REGION_INSIDE
-      || regions->n_rects == 0 || kp->border == CF_BORDER_WRAP)
+      || regions->n_rects == 0 || kp->border == CF_BORDER_WRAP
+      || !(kp->operation == CF_OPERATION_CONVOLVE || pixelate))
     return;
   for (int p = 0; p < layout->n_planes; p++) {
     b->out0[p] = layout->plane_height[p];
@@ -579,7 +625,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
           !out->on_device, pitch, error) || !order_after (self, in, error)
       || !order_after (self, out, error))
     return FALSE;
-  if (!spec->kp.separable) {
+  if (cf_weights_on_device (&spec->kp)) {
     if (!ensure_dense (self, spec, error))
       return FALSE;
     dense = self->d_dense;

@@ -195,7 +195,7 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     backend->regions = NULL;
     return ok;
   }
-  if (spec->kp.op == CF_OP_PIXELATE) {
+  if (spec->kp.operation == CF_OPERATION_PIXELATE) {
     cf_pixelate_frame (layout, spec->kp.block, regions, in, out);
     return TRUE;
   }

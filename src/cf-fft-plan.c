@@ -119,7 +119,8 @@ cf_fft_spec_eligible (const CfSpec * spec)
 {
   const CfKernelParams *kp = &spec->kp;
 
-  return !kp->separable && spec->dense != NULL && kp->n_kernels == 1
+  return kp->operation == CF_OPERATION_CONVOLVE && !kp->separable
+      && spec->dense != NULL && kp->n_kernels == 1
       && (kp->op == CF_OP_LINEAR || kp->op == CF_OP_ABS);
 }
 

@@ -11,5 +11,14 @@ G_BEGIN_DECLS
  * builds a spec per frame). */
 void cf_spec_skip_serials (guint64 n);
 
+/* The nonlinear operations' rows of cf_filters (cf-spec-nonlin.c): each
+ * fills spec->nl, spec->table and kp's window size. */
+gboolean cf_spec_build_median (CfSpec * spec, const CfParams * p,
+    GError ** error);
+gboolean cf_spec_build_morph (CfSpec * spec, const CfParams * p,
+    GError ** error);
+gboolean cf_spec_build_bilateral (CfSpec * spec, const CfParams * p,
+    GError ** error);
+
 G_END_DECLS
 #endif /* CF_SPEC_PRIVATE_H */

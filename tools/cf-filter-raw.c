@@ -34,6 +34,7 @@ typedef struct
 /* From the engine's tables: the element's names. */
 static NameValue filter_names[CF_N_FILTERS + 1];
 static NameValue border_names[CF_N_BORDERS + 1];
+static NameValue shape_names[CF_N_SHAPES + 1];
 
 static void
 fill_names (void)
@@ -46,6 +47,9 @@ fill_names (void)
   for (i = 0; i < CF_N_BORDERS; i++)
     border_names[i] = (NameValue) {
     cf_borders[i].nick, cf_borders[i].border};
+  for (i = 0; i < CF_N_SHAPES; i++)
+    shape_names[i] = (NameValue) {
+    cf_shapes[i].nick, cf_shapes[i].shape};
 }
 
 static const NameValue backend_names[] = {
@@ -120,6 +124,8 @@ init_layout (CfLayout * layout, int width, int height, int samples,
   memset (layout, 0, sizeof (*layout));
   layout->sample_bytes = depth > 8 ? 2 : 1;
   layout->depth = depth;
+  /* Three or more samples are RGB(A) here. */
+  layout->colour = samples >= 3;
   for (c = 0; c < samples; c++) {
     gboolean filtered = (filter_mask & (1u << c)) != 0;
     CfChannelMode mode = filtered ? CF_CHANNEL_FILTER : CF_CHANNEL_COPY;
@@ -148,7 +154,8 @@ run (int argc, char **argv)
   CfParams params;
   int width = 0, height = 0, samples = 1, depth = 8;
   char *filter = NULL, *border = NULL, *backend_name = NULL, *mask = NULL;
-  char *kernel = NULL, *packing = NULL, *regions_text = NULL;
+  char *kernel = NULL, *packing = NULL, *shape = NULL, *regions_text = NULL;
+  int shape_value = CF_SHAPE_RECT;
   gboolean msb = FALSE, outside = FALSE, rgb10a2;
   CfRegions regions;
   GOptionContext *ctx;
@@ -183,7 +190,17 @@ run (int argc, char **argv)
           "NAME"},
       {"filter", 0, 0, G_OPTION_ARG_STRING, &filter,
           "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
-            "sharpen, custom or pixelate (default gaussian)", "NAME"},
+            "sharpen, custom, median, erode, dilate, open, close, gradient, "
+            "tophat, blackhat, bilateral or pixelate (default gaussian)",
+          "NAME"},
+      {"shape", 0, 0, G_OPTION_ARG_STRING, &shape,
+          "Morphology's element without --kernel: rect, ellipse or cross",
+          "NAME"},
+      {"iterations", 0, 0, G_OPTION_ARG_INT, &params.iterations,
+          "Morphology: times the erosions and dilations repeat (1-16)", "N"},
+      {"sigma-color", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma_color,
+          "Bilateral range sigma in sample units (-1 = 30 at 8 bits, "
+            "scaled to the depth)", "S"},
       {"sigma", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma,
           "Gaussian sigma", "S"},
       {"sigma-y", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma_y,
@@ -256,6 +273,7 @@ run (int argc, char **argv)
   if ((filter && !lookup (filter_names, "filter", filter, &filter_value)) ||
       (border && !lookup (border_names, "border", border,
               &border_value_enum)) ||
+      (shape && !lookup (shape_names, "shape", shape, &shape_value)) ||
       (backend_name && !lookup (backend_names, "backend", backend_name,
               &backend_kind))) {
     g_option_context_free (ctx);
@@ -264,6 +282,7 @@ run (int argc, char **argv)
   params.filter = filter_value;
   params.border = border_value_enum;
   params.kernel = kernel;
+  params.shape = shape_value;
 
   filter_mask = (1u << samples) - 1;
   if (mask) {
@@ -353,6 +372,7 @@ run (int argc, char **argv)
   g_free (in_data);
   g_free (filter);
   g_free (border);
+  g_free (shape);
   g_free (backend_name);
   g_free (mask);
   g_free (kernel);

@@ -292,6 +292,43 @@ GST_START_TEST (test_concurrent_set_context)
 
 GST_END_TEST;
 
+/* ---- a context handed over while the element runs ---- */
+
+/* An application's NEED_CONTEXT handler sets its context on the pipeline,
+ * which GstBin passes to every child, also to an element that runs without
+ * one: its backend lives elsewhere, so the context is refused until the
+ * element is back in READY, where it is taken. */
+GST_START_TEST (test_context_after_start)
+{
+  GstElement *filter = make_filter ();
+  GstCudaContext *a;
+  gint a_freed;
+  Query q = { 0 };
+
+  a = watched_context (&a_freed);
+  fail_unless_equals_int (gst_element_set_state (filter, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  set_context_on (filter, a);
+  q.filter = filter;
+  ask_context (&q);
+  fail_if (q.answered && q.answer == a, "the element took a CUDA context "
+      "while running");
+
+  fail_unless_equals_int (gst_element_set_state (filter, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  set_context_on (filter, a);
+  ask_context (&q);
+  fail_unless (q.answered && q.answer == a, "the element refused a CUDA "
+      "context in READY");
+
+  gst_element_set_state (filter, GST_STATE_NULL);
+  gst_object_unref (filter);
+  gst_object_unref (a);
+  fail_unless (g_atomic_int_get (&a_freed), "A leaked");
+}
+
+GST_END_TEST;
+
 static Suite *
 cuda_context_suite (void)
 {
@@ -302,6 +339,7 @@ cuda_context_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_query_holds_its_context);
   tcase_add_test (tc, test_concurrent_set_context);
+  tcase_add_test (tc, test_context_after_start);
   return s;
 }
 

@@ -234,6 +234,7 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
       memset (l, 0, sizeof (*l));
       l->sample_bytes = 2;
       l->depth = 10;
+      l->colour = 1;            /* packed RGB, as the element says */
       for (int c = 0; c < 3; c++)
         add (l, CF_CHANNEL_FILTER, 0, w, h, 4, 0, 0, 4, 10, 10 * c, TRUE);
       add (l, CF_CHANNEL_COPY, 0, w, h, 4, 0, 0, 4, 2, 30, TRUE);
@@ -254,6 +255,9 @@ typedef struct
   int kernel_size;
   const char *kernel;
   double divisor, offset, scale, amount;
+  CfShape shape;
+  int iterations;
+  double sigma_color;
 } FilterCase;
 
 /* sigma, offset, scale and amount 0 below mean "leave the default". */
@@ -297,6 +301,27 @@ static const FilterCase filter_cases[] = {
   {F ("custom-4x2", CF_FILTER_CUSTOM),.kernel = "1 2 3 4; 5 6 7 8"},
   {F ("custom-31x31", CF_FILTER_CUSTOM) /* kernel generated */ },
   {F ("custom-separable", CF_FILTER_CUSTOM),.kernel = "1 2 1; 2 4 2; 1 2 1"},
+  /* The nonlinear operations: every pass kind, scratch images, elements
+   * larger than small frames, colour groups (RGBA, RGB10A2). */
+  {F ("median-3", CF_FILTER_MEDIAN)},
+  {F ("median-5", CF_FILTER_MEDIAN),.kernel_size = 5},
+  {F ("median-9", CF_FILTER_MEDIAN),.kernel_size = 9},
+  {F ("erode-rect-3", CF_FILTER_ERODE)},
+  {F ("dilate-rect-5-it3", CF_FILTER_DILATE),.kernel_size = 5,
+      .iterations = 3},
+  {F ("erode-ellipse-7-it2", CF_FILTER_ERODE),.kernel_size = 7,
+      .shape = CF_SHAPE_ELLIPSE,.iterations = 2},
+  {F ("open-cross-3", CF_FILTER_OPEN),.shape = CF_SHAPE_CROSS},
+  {F ("close-ellipse-5", CF_FILTER_CLOSE),.kernel_size = 5,
+      .shape = CF_SHAPE_ELLIPSE},
+  {F ("gradient-rect-3", CF_FILTER_GRADIENT)},
+  {F ("tophat-kernel-it2", CF_FILTER_TOPHAT),.kernel = "0 1 1; 1 1 0",
+      .iterations = 2},
+  {F ("blackhat-rect-7", CF_FILTER_BLACKHAT),.kernel_size = 7},
+  {F ("bilateral-5", CF_FILTER_BILATERAL),.kernel_size = 5,.sigma = 2.0,
+      .sigma_color = 40.0},
+  {F ("bilateral-9-auto", CF_FILTER_BILATERAL),.kernel_size = 9,
+      .sigma = 3.0},
   /* kernel_size is pixelate's block size here; 0: the default 16 */
   {F ("pixelate", CF_FILTER_PIXELATE)},
   {F ("pixelate-5", CF_FILTER_PIXELATE),.kernel_size = 5},
@@ -340,6 +365,13 @@ make_spec (const FilterCase * fc, CfBorder border, int depth)
   }
   if (fc->filter == CF_FILTER_CUSTOM)
     params.kernel = fc->kernel ? fc->kernel : (big = make_big_kernel ());
+  else
+    params.kernel = fc->kernel;
+  params.shape = fc->shape;
+  if (fc->iterations != 0)
+    params.iterations = fc->iterations;
+  if (fc->sigma_color != 0)
+    params.sigma_color = fc->sigma_color;
   params.divisor = fc->divisor;
   if (fc->offset != 0)
     params.offset = fc->offset;
@@ -495,7 +527,7 @@ test_regions (void)
     "4,9,6,500", "2,30,9,2"
   };
   static const char *const names[] = { "box-3", "gaussian-s2.5",
-    "custom-4x2", "pixelate-5"
+    "custom-4x2", "pixelate-5", "median-5", "dilate-rect-5-it3"
   };
   const FilterCase *cases[G_N_ELEMENTS (names)];
   static const Size rsizes[] = { {17, 13}, {64, 48}, {333, 211} };
@@ -1021,10 +1053,11 @@ launch_unaligned (const FilterCase * fc, LayoutId li, int w, int h,
           cudaMemcpyHostToDevice), ==, 0);
   g_assert_cmpint (cudaMemcpy (d_out + dst_shift, h_gpu, (gsize) ds * h,
           cudaMemcpyHostToDevice), ==, 0);
-  if (!spec->kp.separable) {
-    gsize bytes = (gsize) spec->kp.kw * spec->kp.kh * sizeof (int);
+  if (cf_weights_on_device (&spec->kp)) {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
     g_assert_cmpint (cudaMalloc ((void **) &d_dense, bytes), ==, 0);
-    g_assert_cmpint (cudaMemcpy (d_dense, spec->dense, bytes,
+    g_assert_cmpint (cudaMemcpy (d_dense, weights, bytes,
             cudaMemcpyHostToDevice), ==, 0);
   }
   memset (&df, 0, sizeof (df));

@@ -48,7 +48,13 @@
  * eos, reconfigure, tee (fan-out), deep (formats of more than 8 bits, in
  * the harness episodes, and settings only 8-bit samples take), preroll
  * (sinks that preroll: a state change to PAUSED or PLAYING waits until
- * every branch's sink has a frame).
+ * every branch's sink has a frame), pool (downstream pools with a maximum
+ * of 1 to 8 buffers, or 40, or none, of GStreamer's type or a foreign one,
+ * as display sinks and hardware encoders offer), query (ALLOCATION and
+ * DRAIN queries from upstream with frames in flight: all of them out
+ * before the answer), meta (a buffer whose video meta describes more than
+ * it holds: an ERROR, never a read past its end), segment (a BYTES
+ * segment, appsrc's default: no critical).
  *
  * Where the element must refuse its settings with an ERROR (at the first
  * caps after a start, or new caps whose depth the settings do not take)
@@ -82,13 +88,14 @@
 enum
 {
   A_CAPS, A_STRIDE, A_PROPS, A_INVALID, A_INCOMPLETE, A_FIF, A_STATE,
-  A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_DEEP, A_PREROLL, A_PUSH,
-  N_CLASSES
+  A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_DEEP, A_PREROLL, A_POOL,
+  A_QUERY, A_META, A_SEGMENT, A_PUSH, N_CLASSES
 };
 
 static const gchar *const class_names[N_CLASSES] = { "caps", "stride",
   "props", "invalid", "incomplete", "fif", "state", "flush", "seek", "eos",
-  "reconfigure", "tee", "deep", "preroll", "push"
+  "reconfigure", "tee", "deep", "preroll", "pool", "query", "meta", "segment",
+  "push"
 };
 
 static gboolean enabled[N_CLASSES];
@@ -413,6 +420,8 @@ static struct
 {
   GstElement *from;
   const gchar *prefix;
+  GQuark domain;                /* 0: GST_LIBRARY_ERROR_SETTINGS */
+  gint code;
   guint seen;
 } expected_error;
 
@@ -438,8 +447,10 @@ check_bus (GstBus * bus)
       gst_message_parse_error (msg, &err, &dbg);
       if (expected_error.from != NULL
           && GST_MESSAGE_SRC (msg) == GST_OBJECT (expected_error.from)
-          && g_error_matches (err, GST_LIBRARY_ERROR,
-              GST_LIBRARY_ERROR_SETTINGS)
+          && (expected_error.domain ? g_error_matches (err,
+                  expected_error.domain, expected_error.code) :
+              g_error_matches (err, GST_LIBRARY_ERROR,
+                  GST_LIBRARY_ERROR_SETTINGS))
           && g_str_has_prefix (err->message, expected_error.prefix)) {
         if (expected_error.seen++ && g_getenv ("CF_HOSTILE_VERBOSE"))
           printf ("again: %s\n", GST_STR_NULL (dbg));
@@ -940,7 +951,83 @@ typedef struct
   /* pipeline */
   GstElement *pipe, *appsrc, *out_caps;
   Feed feed;
+
+  /* pool: what the sinks' ALLOCATION answers offer (atomic) */
+  gint pool_on, pool_min, pool_max, pool_foreign;
+  gboolean pool_probed;         /* harness: the probe is on its sink pad */
+  GstPad *pool_pads[MAX_FILTERS];       /* pipeline: sinks after a filter */
+  guint n_pool_pads;
 } Episode;
+
+/* A pool of a type the element does not know, as a sink's own. */
+typedef GstVideoBufferPool HostilePool;
+typedef GstVideoBufferPoolClass HostilePoolClass;
+static GType hostile_pool_get_type (void);
+G_DEFINE_TYPE (HostilePool, hostile_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+
+static void
+hostile_pool_class_init (HostilePoolClass * klass)
+{
+}
+
+static void
+hostile_pool_init (HostilePool * self)
+{
+}
+
+/* Answers an ALLOCATION query (system memory) with the pool the episode
+ * offers now: `pool_max` buffers at most, `pool_min` of them kept by the
+ * sink (as many as it may hold: no more, or it deadlocks any element). */
+static GstPadProbeReturn
+offer_pool (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Episode *ep = data;
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstCaps *caps;
+  GstVideoInfo vinfo;
+  guint min, max;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION
+      || !g_atomic_int_get (&ep->pool_on))
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&vinfo, caps)
+      || !gst_caps_features_is_equal (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return GST_PAD_PROBE_OK;
+  min = g_atomic_int_get (&ep->pool_min);
+  max = g_atomic_int_get (&ep->pool_max);
+  pool = g_atomic_int_get (&ep->pool_foreign) ?
+      g_object_new (hostile_pool_get_type (), NULL) :
+      gst_video_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, vinfo.size, min, max);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_set_config (pool, config);
+  gst_query_add_allocation_pool (query, pool, vinfo.size, min, max);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_object_unref (pool);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* The next pool the sinks offer: a maximum of 1 to 8 buffers, 40, or
+ * none, of GStreamer's type or a foreign one. */
+static void
+pick_pool (Episode * ep, guint min)
+{
+  static const gint maxes[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 40 };
+
+  gint max = maxes[g_rand_int_range (ep->rand, 0, G_N_ELEMENTS (maxes))];
+
+  /* A sink keeps no more than its pool holds. */
+  g_atomic_int_set (&ep->pool_min, max ? MIN ((gint) min, max) : (gint) min);
+  g_atomic_int_set (&ep->pool_max, max);
+  g_atomic_int_set (&ep->pool_foreign, g_rand_boolean (ep->rand));
+  g_atomic_int_set (&ep->pool_on, TRUE);
+}
 
 static void
 new_filter (Episode * ep, GstElement * e)
@@ -1000,9 +1087,10 @@ make_info (Episode * ep, GstVideoInfo * info, const gchar * format, gint w,
 /* ---------------------------------------------------------------------- */
 /* The model of the element's settings (harness episodes).
  *
- * Properties are checked against 8-bit samples when they are set; deeper
- * samples take fewer settings (a sigma of 7.9 needs 49 taps for 8 bits, 65
- * for 16).  The element builds its filter when a frame or caps need it:
+ * Properties are checked at every depth when they are set
+ * (cf_params_check), so settings a depth does not take are refused then;
+ * the model below still allows for them.  The element builds its filter
+ * when a frame or caps need it:
  * with no settings applied yet (the first caps after a start) it refuses
  * settings that are incomplete (filter=custom without a kernel) or that
  * the stream's depth does not take, with an ERROR; once it has applied
@@ -1357,23 +1445,85 @@ harness_push (Episode * ep, guint n)
   }
 }
 
-/* A start with a half-made change (filter=custom, no kernel): the element
- * has no settings to keep and must refuse it (harness_events expects the
- * ERROR, and starts again). */
+/* A start with a half-made change (filter=custom, no kernel): settings
+ * that cannot work whatever the caps fail the state change, with the
+ * element's ERROR (as filesrc without a location does); the element then
+ * starts again with settings any depth takes. */
 static void
 harness_refused_start (Episode * ep)
 {
   GstElement *e = ep->h->element;
+  GstStateChangeReturn ret;
 
   g_rec_mutex_lock (&prop_lock);
   set_state (ep, e, GST_STATE_READY);
   g_object_set (e, "kernel", g_rand_boolean (ep->rand) ? NULL : "  ", NULL);
   gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
+  check_bus (ep->bus);
+  expected_error.from = e;
+  expected_error.prefix = "filter=custom needs the 'kernel' property:";
+  expected_error.seen = 0;
+  ret = gst_element_set_state (e, g_rand_boolean (ep->rand) ?
+      GST_STATE_PAUSED : GST_STATE_PLAYING);
+  check_bus (ep->bus);
+  expected_error.from = NULL;
+  if (ret != GST_STATE_CHANGE_FAILURE || expected_error.seen == 0)
+    die ("%s started with filter=custom and no kernel (%s, %u error(s))",
+        GST_OBJECT_NAME (e), gst_element_state_change_return_get_name (ret),
+        expected_error.seen);
+  refused_starts++;
+  class_count[A_INCOMPLETE]++;
+  settle_settings (e);
+  set_state (ep, e, GST_STATE_READY);
   set_state (ep, e, GST_STATE_PLAYING);
   ep->state = GST_STATE_PLAYING;
   ep->eos = FALSE;
   harness_events (ep);
   g_rec_mutex_unlock (&prop_lock);
+}
+
+/* A buffer half the size its video meta describes (another element's
+ * mistake): refused with an ERROR, nothing read past its end; the frame
+ * never leaves.  The frames before it leave first (a drain). */
+static void
+harness_lying_meta (Episode * ep)
+{
+  GstQuery *q;
+  GstBuffer *buf;
+  GstFlowReturn ret;
+  gsize size;
+
+  harness_push (ep, g_rand_int_range (ep->rand, 0, 4));
+  q = gst_query_new_drain ();
+  gst_pad_peer_query (ep->h->srcpad, q);
+  gst_query_unref (q);
+  size = MAX (ep->info.size / 2, 1);
+  buf = gst_buffer_new_allocate (NULL, size, NULL);
+  gst_buffer_memset (buf, 0, 99, size);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&ep->info), ep->info.width, ep->info.height,
+      GST_VIDEO_INFO_N_PLANES (&ep->info), ep->info.offset, ep->info.stride);
+  GST_BUFFER_PTS (buf) = ep->frame * FRAME_DUR;
+  GST_BUFFER_DURATION (buf) = FRAME_DUR;
+  ep->frame++;
+
+  check_bus (ep->bus);
+  expected_error.from = ep->h->element;
+  expected_error.prefix = "The input buffer is smaller than";
+  expected_error.domain = GST_STREAM_ERROR;
+  expected_error.code = GST_STREAM_ERROR_FORMAT;
+  expected_error.seen = 0;
+  ret = gst_harness_push (ep->h, buf);
+  check_bus (ep->bus);
+  expected_error.from = NULL;
+  expected_error.domain = 0;
+  if (ret != GST_FLOW_ERROR || expected_error.seen == 0)
+    die ("a buffer of %" G_GSIZE_FORMAT " bytes whose meta says %s %dx%d "
+        "went through (%s, %u error(s))", size,
+        GST_VIDEO_INFO_NAME (&ep->info), ep->info.width, ep->info.height,
+        gst_flow_get_name (ret), expected_error.seen);
+  /* That frame went in and never comes out. */
+  flow_flush (&ep->flows[0]);
 }
 
 static void
@@ -1434,6 +1584,47 @@ harness_step (Episode * ep, guint cls)
           g_rand_int_range (r, 0, 1000) : g_rand_int_range (r, 0, 17), NULL);
       g_private_set (&expect_glib, NULL);
       harness_push (ep, g_rand_int_range (r, 0, 4));
+      break;
+    }
+    case A_POOL:
+      /* The harness keeps a step's frames (16 at most) until it ends. */
+      pick_pool (ep, 16);
+      if (!ep->pool_probed)
+        gst_pad_add_probe (ep->h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+            offer_pool, ep, NULL);
+      ep->pool_probed = TRUE;
+      gst_harness_push_upstream_event (ep->h, gst_event_new_reconfigure ());
+      harness_push (ep, g_rand_int_range (r, 1, 9));
+      break;
+    case A_QUERY:{
+      GstQuery *q;
+
+      /* A decoder taking its buffers back: every frame out first. */
+      harness_push (ep, g_rand_int_range (r, 1, 6));
+      if (g_rand_boolean (r)) {
+        GstCaps *caps = gst_video_info_to_caps (&ep->info);
+
+        q = gst_query_new_allocation (caps, TRUE);
+        gst_caps_unref (caps);
+      } else {
+        q = gst_query_new_drain ();
+      }
+      gst_pad_peer_query (ep->h->srcpad, q);
+      gst_query_unref (q);
+      flow_check_complete (&ep->flows[0]);
+      break;
+    }
+    case A_META:
+      harness_lying_meta (ep);
+      break;
+    case A_SEGMENT:{
+      GstSegment seg;
+
+      harness_push (ep, 0);
+      gst_segment_init (&seg, GST_FORMAT_BYTES);
+      gst_harness_push_event (ep->h, gst_event_new_segment (&seg));
+      harness_push (ep, g_rand_int_range (r, 1, 5));
+      harness_segment (ep);
       break;
     }
     default:
@@ -1512,6 +1703,13 @@ pipeline_build (Episode * ep)
     gst_bin_add (GST_BIN (ep->pipe), e);
     gst_element_link_many (tee, q, e, sink, NULL);
     new_filter (ep, e);
+    if (enabled[A_POOL]) {
+      GstPad *pad = gst_element_get_static_pad (sink, "sink");
+
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+          offer_pool, ep, NULL);
+      ep->pool_pads[ep->n_pool_pads++] = pad;
+    }
   }
 }
 
@@ -1539,6 +1737,12 @@ pipeline_step (Episode * ep, guint cls)
   switch (cls) {
     case A_CAPS:
       feed_new_caps (ep);
+      break;
+    case A_POOL:
+      /* fakesink keeps its last frame (and a preroll one): 2. */
+      pick_pool (ep, 2);
+      for (i = 0; i < ep->n_pool_pads; i++)
+        gst_pad_push_event (ep->pool_pads[i], gst_event_new_reconfigure ());
       break;
     case A_SEEK:{
       /* One seek, or a storm of them a few ms apart (a user dragging a
@@ -1632,16 +1836,19 @@ static guint
 pick_class (Episode * ep)
 {
   static const guint harness_classes[] = { A_CAPS, A_FLUSH, A_EOS,
-    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS
+    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS, A_POOL, A_QUERY, A_META,
+    A_SEGMENT
   };
   static const guint pipeline_classes[] = { A_CAPS, A_SEEK, A_EOS,
-    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS
+    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS, A_POOL
   };
   const guint *classes = ep->harness ? harness_classes : pipeline_classes;
+  guint n = ep->harness ? G_N_ELEMENTS (harness_classes) :
+      G_N_ELEMENTS (pipeline_classes);
 
   /* Half the steps let frames flow; the rest is one of the classes. */
   if (g_rand_boolean (ep->rand)) {
-    guint c = classes[g_rand_int_range (ep->rand, 0, 7)];
+    guint c = classes[g_rand_int_range (ep->rand, 0, n)];
 
     if (enabled[c])
       return c;
@@ -1747,6 +1954,8 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     for (s = 0; s < ep->n_filters; s++)
       flow_check (&ep->flows[s]);
     gst_bus_set_flushing (ep->bus, TRUE);
+    for (s = 0; s < ep->n_pool_pads; s++)
+      gst_object_unref (ep->pool_pads[s]);
     gst_object_unref (ep->pipe);
     g_mutex_clear (&ep->feed.lock);
   }

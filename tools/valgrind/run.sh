@@ -21,6 +21,9 @@ for s in /usr/share/gstreamer-1.0/valgrind/*.supp /usr/lib/valgrind/gst*.supp; d
 done
 
 export CK_FORK=no G_SLICE=always-malloc G_DEBUG=gc-friendly
+# test-stream-inputs: fewer preset loads racing the stream (seconds, not
+# minutes, under memcheck).
+export CF_PRESET_LOADS=300
 export GST_PLUGIN_PATH="$build/gst:$plugins" GST_PLUGIN_SYSTEM_PATH_1_0=
 export GST_REGISTRY="$build/tests/valgrind-registry.bin"
 # One registry scan outside valgrind, so that memcheck sees no forked scanner.
@@ -39,6 +42,11 @@ set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
   "$build"/tests/element/test-element-values \
   "$build"/tests/element/test-element-properties \
   "$build"/tests/element/test-element-pipeline \
+  "$build"/tests/element/test-bounded-pools \
+  "$build"/tests/element/test-upstream-queries \
+  "$build"/tests/element/test-lying-meta \
+  "$build"/tests/element/test-cpu-pools \
+  "$build"/tests/element/test-stream-inputs \
   "$build"/tests/element/test-element-regions "$@"
 for t in "$@"; do
   name=$(basename "$t")
