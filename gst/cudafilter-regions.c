@@ -9,6 +9,8 @@
 
 #include "gstcudafilter.h"
 #include "cudafilter-regions.h"
+#include "cudafilter-cuda-memory.h"
+#include "cudafilter-frame-bounds.h"
 #include <string.h>
 #ifdef HAVE_GST_ANALYTICS
 #include <gst/analytics/analytics.h>
@@ -344,6 +346,39 @@ gst_cuda_filter_regions_transform_meta (GstBaseTransform * trans,
   if (gst_cuda_filter_regions_keep_meta (meta->info->api))
     return TRUE;
   return parent->transform_meta (trans, outbuf, meta, inbuf);
+}
+
+gboolean
+gst_cuda_filter_regions_input_in_bounds (GstCudaFilter * self,
+    GstBuffer * buffer, const GstVideoInfo * info)
+{
+  GstVideoFrame frame;
+  gchar *why = NULL;
+  gboolean ok;
+
+  /* Mapping CUDA memory for the host would copy it: checked where it is
+   * read (never, for a frame passed on). */
+  if (gst_buffer_n_memory (buffer) > 0
+      && cudafilter_cuda_is_cuda_memory (gst_buffer_peek_memory (buffer, 0)))
+    return TRUE;
+  if (!gst_video_frame_map (&frame, (GstVideoInfo *) info, buffer,
+          GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The input buffer is smaller than its caps or video meta say: it "
+            "cannot be mapped as %s %dx%d.", GST_VIDEO_INFO_NAME (info),
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)),
+        (NULL));
+    return FALSE;
+  }
+  ok = gst_cuda_filter_frame_in_bounds (&frame, &why);
+  gst_video_frame_unmap (&frame);
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("The input buffer is smaller than its video meta says: %s.", why),
+        ("input buffer %" GST_PTR_FORMAT, buffer));
+    g_free (why);
+  }
+  return ok;
 }
 
 gboolean

@@ -71,6 +71,11 @@ gboolean gst_cuda_filter_regions_keep_meta (GType api);
  * GstVideoFilter does. */
 gboolean gst_cuda_filter_regions_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
+/* Whether a system-memory input buffer holds what its video meta says (as
+ * every frame read is checked): one passed on untouched too.  Posts the
+ * error otherwise. */
+gboolean gst_cuda_filter_regions_input_in_bounds (GstCudaFilter * self,
+    GstBuffer * buffer, const GstVideoInfo * info);
 /* Whether an input buffer may leave as the output (both pads carry the
  * same memory). */
 gboolean gst_cuda_filter_regions_can_pass (GstCudaFilter * self);

@@ -441,8 +441,14 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   regions = gst_cuda_filter_regions_for_buffer (self, inbuf,
       &vfilter->in_info);
   if (gst_cuda_filter_regions_none (regions)
-      && gst_cuda_filter_regions_can_pass (self))
+      && gst_cuda_filter_regions_can_pass (self)) {
+    if (!gst_cuda_filter_regions_input_in_bounds (self, inbuf,
+            &vfilter->in_info)) {
+      gst_buffer_unref (inbuf);
+      return GST_FLOW_ERROR;
+    }
     return submit_unchanged (self, inbuf);
+  }
 
   ret = PARENT_CLASS->prepare_output_buffer (trans, inbuf, &outbuf);
   if (ret != GST_FLOW_OK || outbuf == NULL) {
