@@ -19,6 +19,7 @@
 #include "cf-layout.h"
 #include "cf-launch.h"
 #include "cf-nonlin-launch.h"
+#include "cf-region-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -75,7 +76,7 @@ static GOptionEntry entries[] = {
 static const char *filter_names[] = {
   "gaussian", "box", "sobel", "sobel-x", "sobel-y", "scharr", "laplacian",
   "sharpen", "custom", "median", "erode", "dilate", "open", "close",
-  "gradient", "tophat", "blackhat", "bilateral"
+  "gradient", "tophat", "blackhat", "bilateral", "pixelate"
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (filter_names) == CF_N_FILTERS);
 
@@ -160,6 +161,7 @@ typedef struct
   /* The nonlinear operations' scratch and colour groups. */
   unsigned short *d_scratch;
   int groups[CF_MAX_CHANNELS][3];
+  CfPixelateArgs pixelate;      /* the whole frame's blocks */
 #ifdef HAVE_CUFFT
   CfFft *fft;
 #endif
@@ -170,6 +172,10 @@ kernel_step (gpointer data, cudaStream_t stream)
 {
   KernelStep *k = data;
 
+  if (k->spec->kp.operation == CF_OPERATION_PIXELATE) {
+    CHECK (cf_launch_pixelate (&k->frame, &k->pixelate, stream));
+    return;
+  }
   if (k->spec->kp.operation != CF_OPERATION_CONVOLVE) {
     CHECK (cf_nonlin_run (&k->frame, &k->spec->kp, &k->spec->nl,
             k->d_dense, (const int (*)[3]) k->groups, k->d_scratch, stream));
@@ -352,6 +358,16 @@ run_case (int filter, const Format * fmt, int width, int height,
   if (spec->kp.operation == CF_OPERATION_CONVOLVE) {
     ks.plan_err = cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
         &spec->kp, &spec->sep, &ks.plan);
+  } else if (spec->kp.operation == CF_OPERATION_PIXELATE) {
+    /* Blocks from the frame's corner, chroma's over its subsampling. */
+    for (int c = 0; c < layout.n_channels; c++) {
+      const CfChannel *ch = &layout.channels[c];
+
+      ks.pixelate.rect[c].w = ch->width;
+      ks.pixelate.rect[c].h = ch->height;
+      ks.pixelate.bx[c] = MAX (1, spec->kp.block * ch->width / width);
+      ks.pixelate.by[c] = MAX (1, spec->kp.block * ch->height / height);
+    }
   } else {
     size_t bytes = cf_nonlin_scratch_bytes (&ks.frame, &spec->nl);
 

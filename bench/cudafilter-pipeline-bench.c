@@ -33,6 +33,7 @@ static gboolean opt_latency = FALSE;
 static gchar *opt_cases = NULL;
 static gchar *opt_backend = NULL;
 static gboolean opt_cuda_memory = FALSE;
+static gchar *opt_regions = NULL;
 
 static GOptionEntry entries[] = {
   {"size", 's', 0, G_OPTION_ARG_STRING, &opt_size, "Frame size (3840x2160)",
@@ -56,6 +57,9 @@ static GOptionEntry entries[] = {
       "Also measure per-frame latency with frames-in-flight=1", NULL},
   {"cuda-memory", 0, 0, G_OPTION_ARG_NONE, &opt_cuda_memory,
       "Measure the memory:CUDAMemory paths (see above)", NULL},
+  {"regions", 0, 0, G_OPTION_ARG_STRING, &opt_regions,
+      "cudafilter regions, e.g. \"1600,756,640,648\" (5% of 4K): filter "
+        "only there", "LIST"},
   {NULL}
 };
 
@@ -405,8 +409,9 @@ main (int argc, char **argv)
   }
   label = g_strdup_printf ("%dx%d-%s", w, h, GST_VIDEO_INFO_NAME (&info));
   filter_chain = g_strdup_printf ("cudafilter backend=%s filter=%s "
-      "sigma=%g frames-in-flight=%d", opt_backend ? opt_backend : "cuda",
-      opt_filter ? opt_filter : "gaussian", opt_sigma, opt_in_flight);
+      "sigma=%g frames-in-flight=%d regions=\"%s\"",
+      opt_backend ? opt_backend : "cuda", opt_filter ? opt_filter :
+      "gaussian", opt_sigma, opt_in_flight, opt_regions ? opt_regions : "");
 
   {
     int dev = 0;
@@ -445,8 +450,9 @@ main (int argc, char **argv)
   }
   if (opt_latency) {
     gchar *live = g_strdup_printf ("cudafilter backend=%s filter=%s "
-        "sigma=%g frames-in-flight=1", opt_backend ? opt_backend : "cuda",
-        opt_filter ? opt_filter : "gaussian", opt_sigma);
+        "sigma=%g frames-in-flight=1 regions=\"%s\"",
+        opt_backend ? opt_backend : "cuda", opt_filter ? opt_filter :
+        "gaussian", opt_sigma, opt_regions ? opt_regions : "");
     double us = run_case (live, caps, "pool", TRUE);
 
     if (us <= 0)

@@ -23,7 +23,14 @@
  * gst-launch-1.0 videotestsrc ! cudafilter filter=custom kernel="0 -1 0; -1 5 -1; 0 -1 0" ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! cudafilter @preset=emboss ! videoconvert ! autovideosink
  * gst-launch-1.0 -m videotestsrc num-buffers=90 ! cudafilter post-stats=true ! fakesink
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=pixelate regions="100,60,120,90" ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudafilter sigma=8 roi-types=face roi-padding=8 ! videoconvert ! autovideosink
  * ]|
+ *
+ * `regions`, or `roi-types` for the regions detectors attach to each buffer
+ * (GstVideoRegionOfInterestMeta, analytics object detections), limit any
+ * filter to rectangles; `region-mode=outside` filters everything else.  A
+ * frame without a region in inside mode passes through untouched.
  *
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
@@ -86,6 +93,7 @@ enum
   PROP_SHAPE,
   PROP_ITERATIONS,
   PROP_SIGMA_COLOR,
+  PROP_BLOCK_SIZE,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
@@ -94,6 +102,8 @@ enum
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_CPU_THREADS 0
+/* cudafilter-regions.c installs from here (after the statistics). */
+#define PROP_REGIONS_FIRST (PROP_STATS_FIRST + 32)
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -346,7 +356,16 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "bits)", CF_READS_SIGMA_COLOR),
           -1.0, 1e6, defaults.sigma_color, FILTER_PARAM_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_uint ("block-size", "Block size",
+          used_by ("Side of pixelate's square blocks in pixels (chroma: "
+              "over its subsampling), aligned to each region's top-left "
+              "corner, or the frame's", CF_READS_BLOCK_SIZE),
+          1, CF_PIXELATE_MAX_BLOCK, defaults.block_size, FILTER_PARAM_FLAGS));
+
   gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
+  gst_cuda_filter_regions_install_properties (gobject_class,
+      PROP_REGIONS_FIRST);
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
@@ -371,6 +390,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_regions_transform_meta);
 
   /* Frames in flight and latency: gstcudafilter-stream.c. */
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
@@ -429,6 +450,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+  gst_cuda_filter_regions_init (self);
   g_signal_connect (self, "notify::qos", G_CALLBACK (qos_notified), NULL);
 }
 
@@ -456,6 +478,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_close (self);
+  gst_cuda_filter_regions_finalize (self);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -464,6 +487,8 @@ gst_cuda_filter_finalize (GObject * object)
 static const gchar *
 accepted_values (guint prop_id)
 {
+  if (gst_cuda_filter_regions_accepted (prop_id) != NULL)
+    return gst_cuda_filter_regions_accepted (prop_id);
   switch (prop_id) {
     case PROP_FILTER:
       return intern_printf ("%s, with a kernel-size that filter supports",
@@ -524,9 +549,9 @@ validate_params (const CfParams * params, guint prop_id, GError ** error)
   return TRUE;
 }
 
-static void
-warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
-    const GError * err)
+void
+gst_cuda_filter_warn_invalid (GstCudaFilter * self, GParamSpec * pspec,
+    const GValue * value, const GError * err)
 {
   GValue old = G_VALUE_INIT;
   gchar *old_str, *new_str, *text;
@@ -566,7 +591,8 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
   gchar *kernel = NULL;
   GError *err = NULL;
 
-  if (gst_cuda_filter_stats_set_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_set_property (self, prop_id, value)
+      || gst_cuda_filter_regions_set_property (self, prop_id, value, pspec))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -618,6 +644,9 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     case PROP_SIGMA_COLOR:
       params.sigma_color = g_value_get_double (value);
       break;
+    case PROP_BLOCK_SIZE:
+      params.block_size = (int) g_value_get_uint (value);
+      break;
     case PROP_BACKEND:
       /* Read by start(): the backend never changes mid-stream. */
       self->backend_choice = g_value_get_enum (value);
@@ -660,7 +689,7 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
 
   g_free (kernel);
   if (err != NULL) {
-    warn_invalid (self, pspec, value, err);
+    gst_cuda_filter_warn_invalid (self, pspec, value, err);
     g_error_free (err);
   }
 }
@@ -671,7 +700,8 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
-  if (gst_cuda_filter_stats_get_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_get_property (self, prop_id, value)
+      || gst_cuda_filter_regions_get_property (self, prop_id, value))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -717,6 +747,9 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_SIGMA_COLOR:
       g_value_set_double (value, self->params.sigma_color);
+      break;
+    case PROP_BLOCK_SIZE:
+      g_value_set_uint (value, (guint) self->params.block_size);
       break;
     case PROP_BACKEND:
       g_value_set_enum (value, self->backend_choice);

@@ -42,10 +42,11 @@ typedef enum
   CF_OPERATION_CONVOLVE = 0,
   CF_OPERATION_MEDIAN = 1,      /* rank k*k/2 of a k x k window */
   CF_OPERATION_MORPH = 2,       /* min/max over a structuring element */
-  CF_OPERATION_BILATERAL = 3    /* range- and space-weighted mean */
+  CF_OPERATION_BILATERAL = 3,   /* range- and space-weighted mean */
+  CF_OPERATION_PIXELATE = 4     /* block means (kp.block), no window */
 } CfOperation;
 
-#define CF_N_OPERATIONS (CF_OPERATION_BILATERAL + 1)
+#define CF_N_OPERATIONS (CF_OPERATION_PIXELATE + 1)
 
 /* Steps of a nonlinear program (CfNonlin): a pass reads image `src` and
  * writes image `dst`; images are the input frame, the output frame, or
@@ -180,6 +181,7 @@ typedef struct
   int wide_acc;                 /* sums may exceed 32 bits: use 64-bit */
   int dense_taps_s8;              /* every dense weight fits a signed byte */
   int operation;                /* CfOperation */
+  int block;                    /* CF_OPERATION_PIXELATE: block side */
 } CfKernelParams;
 
 /* Whether a launch reads the weights from device memory: the kh x kw

@@ -118,6 +118,32 @@ ensure_scratch (CfCpuFastBackend * self, int parts, gsize bytes)
   self->n_scratch = parts;
 }
 
+/* The rows of a group worth filtering: all of them, or inside regions
+ * the band of rows they cover (the base puts the input back around
+ * them; neighbours still come from the whole frame). */
+static void
+group_rows (const CfRegions * r, const CfCpuGroup * g, int *y0, int *y1)
+{
+  *y0 = 0;
+  *y1 = g->height;
+  if (r == NULL || r->mode != CF_REGION_INSIDE)
+    return;
+  *y0 = g->height;
+  *y1 = 0;
+  for (int i = 0; i < r->n_rects; i++) {
+    CfRect c;
+
+    cf_rect_for_channel (&r->rects[i], r->frame_width, r->frame_height,
+        g->width, g->height, &c);
+    if (c.w <= 0 || c.h <= 0)
+      continue;
+    *y0 = MIN (*y0, c.y);
+    *y1 = MAX (*y1, c.y + c.h);
+  }
+  if (*y1 < *y0)
+    *y0 = *y1 = 0;
+}
+
 /* Part `index` of a frame: the same band of rows of every channel group. */
 static void
 run_part (gpointer data, int index, int n_parts)
@@ -128,10 +154,14 @@ run_part (gpointer data, int index, int n_parts)
 
   for (k = 0; k < plan->n_groups; k++) {
     const CfCpuGroup *g = &plan->groups[k];
-    int y0 = (int) ((gint64) g->height * index / n_parts);
-    int y1 = (int) ((gint64) g->height * (index + 1) / n_parts);
+    int first, end, y0, y1;
 
-    self->band (plan, g, self->in, self->out, y0, y1, self->scratch[index]);
+    group_rows (self->parent.regions, g, &first, &end);
+    y0 = first + (int) ((gint64) (end - first) * index / n_parts);
+    y1 = first + (int) ((gint64) (end - first) * (index + 1) / n_parts);
+    if (y1 > y0)
+      self->band (plan, g, self->in, self->out, y0, y1,
+          self->scratch[index]);
   }
 }
 

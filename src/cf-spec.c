@@ -34,6 +34,7 @@ cf_params_init (CfParams * params)
   params->shape = CF_SHAPE_RECT;
   params->iterations = 1;
   params->sigma_color = CF_SIGMA_COLOR_AUTO;
+  params->block_size = CF_PIXELATE_DEFAULT_BLOCK;
 }
 
 static int
@@ -501,6 +502,23 @@ dense_weights_are_bytes (const CfSpec * spec)
   return TRUE;
 }
 
+/* Pixelate: no weights; the backends average blocks (cf-pixelate.c,
+ * kernels/cf-region.cu). */
+static gboolean
+build_pixelate (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  if (p->block_size < 1 || p->block_size > CF_PIXELATE_MAX_BLOCK) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "pixelate: block-size %d is outside 1 .. %d", p->block_size,
+        CF_PIXELATE_MAX_BLOCK);
+    return FALSE;
+  }
+  spec->kp.block = p->block_size;
+  spec->kp.kw = spec->kp.kh = 1;
+  spec->kp.separable = 1;
+  return TRUE;
+}
+
 #define ALL_SIZE (CF_READS_KERNEL_SIZE | CF_READS_SCALE_OFFSET)
 #define MORPH_READS (CF_READS_KERNEL_SIZE | CF_READS_KERNEL | CF_READS_SHAPE \
     | CF_READS_ITERATIONS)
@@ -560,6 +578,10 @@ const CfFilterInfo cf_filters[CF_N_FILTERS] = {
         "sigma-color)", "edge-preserving smoothing", CF_OPERATION_BILATERAL,
         CF_READS_SIGMA | CF_READS_KERNEL_SIZE | CF_READS_SIGMA_COLOR, FALSE,
       CF_SIZE_FROM_SIGMA, build_bilateral},
+  {CF_FILTER_PIXELATE, "pixelate",
+        "Pixelate: blocks of block-size pixels, each its mean", "mosaic",
+        CF_OPERATION_PIXELATE, CF_READS_BLOCK_SIZE, FALSE, 1,
+      build_pixelate},
 };
 
 const CfShapeInfo cf_shapes[CF_N_SHAPES] = {

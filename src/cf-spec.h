@@ -29,10 +29,11 @@ typedef enum
   CF_FILTER_GRADIENT,           /* dilate - erode */
   CF_FILTER_TOPHAT,             /* src - open */
   CF_FILTER_BLACKHAT,           /* close - src */
-  CF_FILTER_BILATERAL
+  CF_FILTER_BILATERAL,
+  CF_FILTER_PIXELATE            /* block means (mosaic) */
 } CfFilter;
 
-#define CF_N_FILTERS (CF_FILTER_BILATERAL + 1)
+#define CF_N_FILTERS (CF_FILTER_PIXELATE + 1)
 
 /* Structuring elements as OpenCV's getStructuringElement makes them. */
 typedef enum
@@ -66,6 +67,7 @@ typedef struct
   CfShape shape;                /* morphology without a kernel */
   int iterations;               /* morphology: 1 .. CF_MAX_ITERATIONS */
   double sigma_color;           /* bilateral, sample units, or _AUTO */
+  int block_size;               /* pixelate: block side in pixels, >= 1 */
 } CfParams;
 
 typedef struct
@@ -77,6 +79,9 @@ typedef struct
   int *table;                   /* and their nl.n_table ints, or NULL */
   guint64 serial;               /* unique per spec: backends cache on it */
 } CfSpec;
+
+#define CF_PIXELATE_DEFAULT_BLOCK 16
+#define CF_PIXELATE_MAX_BLOCK 4096
 
 void cf_params_init (CfParams * params);
 
@@ -109,7 +114,8 @@ typedef enum
   CF_READS_AMOUNT = 1 << 4,
   CF_READS_SHAPE = 1 << 5,      /* shape (unless kernel is set) */
   CF_READS_ITERATIONS = 1 << 6,
-  CF_READS_SIGMA_COLOR = 1 << 7
+  CF_READS_SIGMA_COLOR = 1 << 7,
+  CF_READS_BLOCK_SIZE = 1 << 8
 } CfFilterReads;
 
 /* CfFilterInfo.default_size when kernel_size 0 is not a fixed size. */

@@ -154,9 +154,10 @@ run (int argc, char **argv)
   CfParams params;
   int width = 0, height = 0, samples = 1, depth = 8;
   char *filter = NULL, *border = NULL, *backend_name = NULL, *mask = NULL;
-  char *kernel = NULL, *packing = NULL, *shape = NULL;
+  char *kernel = NULL, *packing = NULL, *shape = NULL, *regions_text = NULL;
   int shape_value = CF_SHAPE_RECT;
-  gboolean msb = FALSE, rgb10a2;
+  gboolean msb = FALSE, outside = FALSE, rgb10a2;
+  CfRegions regions;
   GOptionContext *ctx;
   GError *error = NULL;
   int filter_value, border_value_enum, backend_kind, sample_bytes;
@@ -190,7 +191,8 @@ run (int argc, char **argv)
       {"filter", 0, 0, G_OPTION_ARG_STRING, &filter,
           "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
             "sharpen, custom, median, erode, dilate, open, close, gradient, "
-            "tophat, blackhat or bilateral (default gaussian)", "NAME"},
+            "tophat, blackhat, bilateral or pixelate (default gaussian)",
+          "NAME"},
       {"shape", 0, 0, G_OPTION_ARG_STRING, &shape,
           "Morphology's element without --kernel: rect, ellipse or cross",
           "NAME"},
@@ -221,6 +223,13 @@ run (int argc, char **argv)
           "Sample value outside the frame for border=constant", "V"},
       {"backend", 0, 0, G_OPTION_ARG_STRING, &backend_name,
           "cpu (default) or cuda", "NAME"},
+      {"block-size", 0, 0, G_OPTION_ARG_INT, &params.block_size,
+          "Pixelate block size in pixels (default 16)", "N"},
+      {"regions", 0, 0, G_OPTION_ARG_STRING, &regions_text,
+          "Filter only inside these rectangles: \"x,y,w,h; x,y,w,h\"",
+          "LIST"},
+      {"outside", 0, 0, G_OPTION_ARG_NONE, &outside,
+          "With --regions: filter everything but the rectangles", NULL},
       {"mask", 0, 0, G_OPTION_ARG_STRING, &mask,
           "Channels to filter as a bit mask, others are copied "
             "(default all)", "BITS"},
@@ -327,6 +336,17 @@ run (int argc, char **argv)
 
   init_layout (&layout, width, height, samples, depth, msb, rgb10a2,
       filter_mask);
+  cf_regions_init (&regions);
+  regions.mode = outside ? CF_REGION_OUTSIDE : CF_REGION_INSIDE;
+  if (regions_text && !cf_regions_parse (regions_text, &regions, &error)) {
+    report ("--regions: %s", error->message);
+    g_clear_error (&error);
+    cf_spec_free (spec);
+    g_free (in_data);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  cf_regions_fit (&regions, 0, width, height);
   memset (&in_frame, 0, sizeof (in_frame));
   memset (&out_frame, 0, sizeof (out_frame));
   out_data = g_malloc0 (expected);
@@ -335,8 +355,8 @@ run (int argc, char **argv)
   out_frame.data[0] = out_data;
   out_frame.stride[0] = in_frame.stride[0];
 
-  if (!cf_backend_process (backend, spec, &layout, &in_frame, &out_frame,
-          &error)) {
+  if (!cf_backend_process_regions (backend, spec, &layout, &in_frame,
+          &out_frame, regions_text ? &regions : NULL, &error)) {
     report ("%s", error->message);
     g_clear_error (&error);
     status = 1;
@@ -357,6 +377,8 @@ run (int argc, char **argv)
   g_free (mask);
   g_free (kernel);
   g_free (packing);
+  g_free (regions_text);
+  cf_regions_reset (&regions);
   g_option_context_free (ctx);
   return status;
 }

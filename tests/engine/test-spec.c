@@ -398,14 +398,14 @@ test_spec_filter_table (void)
   static const char *const filters[] = { "gaussian", "box", "sobel",
     "sobel-x", "sobel-y", "scharr", "laplacian", "sharpen", "custom",
     "median", "erode", "dilate", "open", "close", "gradient", "tophat",
-    "blackhat", "bilateral"
+    "blackhat", "bilateral", "pixelate"
   };
   static const char *const borders[] = { "reflect101", "replicate",
     "reflect", "wrap", "constant"
   };
   static const gboolean derivative[] = { FALSE, FALSE, TRUE, TRUE, TRUE,
     TRUE, TRUE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, TRUE,
-    TRUE, FALSE
+    TRUE, FALSE, FALSE
   };
   static const CfOperation operation[] = { CF_OPERATION_CONVOLVE,
     CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE,
@@ -413,7 +413,7 @@ test_spec_filter_table (void)
     CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE, CF_OPERATION_MEDIAN,
     CF_OPERATION_MORPH, CF_OPERATION_MORPH, CF_OPERATION_MORPH,
     CF_OPERATION_MORPH, CF_OPERATION_MORPH, CF_OPERATION_MORPH,
-    CF_OPERATION_MORPH, CF_OPERATION_BILATERAL
+    CF_OPERATION_MORPH, CF_OPERATION_BILATERAL, CF_OPERATION_PIXELATE
   };
 
   g_assert_cmpint (CF_N_FILTERS, ==, G_N_ELEMENTS (filters));

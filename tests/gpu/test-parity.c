@@ -322,6 +322,9 @@ static const FilterCase filter_cases[] = {
       .sigma_color = 40.0},
   {F ("bilateral-9-auto", CF_FILTER_BILATERAL),.kernel_size = 9,
       .sigma = 3.0},
+  /* kernel_size is pixelate's block size here; 0: the default 16 */
+  {F ("pixelate", CF_FILTER_PIXELATE)},
+  {F ("pixelate-5", CF_FILTER_PIXELATE),.kernel_size = 5},
 };
 #undef F
 
@@ -355,6 +358,11 @@ make_spec (const FilterCase * fc, CfBorder border, int depth)
     params.sigma = fc->sigma;
   params.sigma_y = fc->sigma_y;
   params.kernel_size = fc->kernel_size;
+  if (fc->filter == CF_FILTER_PIXELATE) {
+    params.kernel_size = 0;
+    if (fc->kernel_size)
+      params.block_size = fc->kernel_size;
+  }
   if (fc->filter == CF_FILTER_CUSTOM)
     params.kernel = fc->kernel ? fc->kernel : (big = make_big_kernel ());
   else
@@ -490,6 +498,82 @@ test_filter (gconstpointer data)
   g_rand_free (rand);
   if (failures)
     g_test_message ("%d of %d cases differ", failures, cases);
+  g_assert_cmpint (failures, ==, 0);
+}
+
+/* Regions: the CUDA backend's frame (composite after the filter, or
+ * pixelate per region) gives the CPU backend's bytes, inside and outside,
+ * for every layout; overlapping, cut and odd-cornered rectangles. */
+static void
+run_regions_into (CfBackend * backend, TestFrame * f, const CfSpec * spec,
+    const CfRegions * r, CfFrame * out)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++)
+    memset (out->data[p], CANARY, f->size[p]);
+  g_assert_true (cf_backend_process_regions (backend, spec, &f->layout,
+          &f->in, out, r, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_regions (void)
+{
+  /* Regions touching the top and the bottom edge too: host frames send
+   * only their rows (and the kernel's reach) across PCIe. */
+  static const char *const lists[] = {
+    "3,1,7,5; 12,9,400,3; 5,3,2,2", "0,0,1,1", "", "1,1,1000,1000",
+    "4,9,6,500", "2,30,9,2"
+  };
+  static const char *const names[] = { "box-3", "gaussian-s2.5",
+    "custom-4x2", "pixelate-5", "median-5", "dilate-rect-5-it3"
+  };
+  const FilterCase *cases[G_N_ELEMENTS (names)];
+  static const Size rsizes[] = { {17, 13}, {64, 48}, {333, 211} };
+  GRand *rand;
+  int failures = 0;
+
+  if (!need_device ())
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+      if (g_strcmp0 (filter_cases[i].name, names[k]) == 0)
+        cases[k] = &filter_cases[i];
+  rand = g_rand_new_with_seed (0x5e);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    for (int li = 0; li < N_LAYOUTS; li++) {
+      CfSpec *spec = make_spec (cases[k], (CfBorder) (li % 3 == 0 ?
+              CF_BORDER_WRAP : li % 3 == 1 ? CF_BORDER_REFLECT101 :
+              CF_BORDER_REFLECT), layout_depth (li));
+
+      for (guint si = 0; si < G_N_ELEMENTS (rsizes); si++)
+        for (guint t = 0; t < G_N_ELEMENTS (lists); t++)
+          for (int mode = 0; mode < 2; mode++) {
+            TestFrame f = { 0 };
+            CfRegions r;
+            char *what;
+
+            cf_regions_init (&r);
+            r.mode = mode;
+            g_assert_true (cf_regions_parse (lists[t], &r, NULL));
+            cf_regions_fit (&r, 1, rsizes[si].w, rsizes[si].h);
+            make_layout (&f.layout, li, rsizes[si].w, rsizes[si].h);
+            test_frame_alloc (&f, rand);
+            run_regions_into (cpu, &f, spec, &r, &f.cpu_out);
+            run_regions_into (gpu, &f, spec, &r, &f.gpu_out);
+            what = g_strdup_printf ("%s %s %dx%d regions \"%s\" %s",
+                cases[k]->name, layout_names[li], rsizes[si].w,
+                rsizes[si].h, lists[t], mode ? "outside" : "inside");
+            if (!outputs_match (&f, what))
+              failures++;
+            g_free (what);
+            test_frame_clear (&f);
+            cf_regions_reset (&r);
+          }
+      cf_spec_free (spec);
+    }
+  g_rand_free (rand);
   g_assert_cmpint (failures, ==, 0);
 }
 
@@ -1096,6 +1180,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
+  g_test_add_func ("/gpu-parity/regions", test_regions);
   for (guint i = 0; i < G_N_ELEMENTS (fft_cases); i++) {
     char *path = g_strdup_printf ("/gpu-parity/fft/%s", fft_cases[i].name);
     g_test_add_data_func (path, &fft_cases[i], test_fft);

@@ -129,6 +129,19 @@ VARIANTS = [
     ("custom 5x5 random", "custom", {"kernel": None}),  # filled in below
     ("custom 11x11 box", "custom",
      {"kernel": "; ".join([" ".join(["1"] * 11)] * 11)}),
+    # pixelate: block means (no border); inside and outside regions the
+    # whole-frame reference composited with the input, or per region
+    ("pixelate b=1", "pixelate", {"block-size": 1}),
+    ("pixelate b=4", "pixelate", {"block-size": 4}),
+    ("pixelate b=16", "pixelate", {}),
+    ("pixelate b=3 regions", "pixelate",
+     {"block-size": 3, "regions": "1,1,7,5; 40,20,30,90"}),
+    ("pixelate b=5 outside", "pixelate",
+     {"block-size": 5, "regions": "2,3,9,4", "outside": None}),
+    ("box k=5 regions", "box",
+     {"kernel-size": 5, "regions": "3,2,7,5; 10,30,100,4"}),
+    ("box k=3 outside", "box",
+     {"kernel-size": 3, "regions": "3,2,7,5", "outside": None}),
 ]
 
 
@@ -173,7 +186,8 @@ VARIANTS = [(l, f, dict(p, kernel=_random_kernel()) if p.get("kernel", 0)
 QUICK_LABELS = {"gaussian s=1", "box k=3", "sobel-x k=3", "sobel k=3",
                 "scharr", "laplacian k=3", "sharpen s=1", "custom 2x2",
                 "custom sharpen 3x3", "median k=3", "erode ellipse 5 it=2",
-                "blackhat kernel 2x3 it=2", "bilateral d=5 sc=40"}
+                "blackhat kernel 2x3 it=2", "bilateral d=5 sc=40",
+                "pixelate b=4", "pixelate b=3 regions", "box k=3 outside"}
 
 
 # ---------------------------------------------------------------- pictures
@@ -497,6 +511,35 @@ def ref_custom(src, depth, p, border, bv):
                         maxval), "scipy"
 
 
+def pixelate_rect(out, src, x0, y0, x1, y1, b):
+    """Blocks of b x b from (x0, y0), cut at (x1, y1): each the round-half-up
+    mean of its samples, per channel."""
+    for by in range(y0, y1, b):
+        for bx in range(x0, x1, b):
+            blk = src[by:min(by + b, y1), bx:min(bx + b, x1)].astype(np.int64)
+            n = blk.shape[0] * blk.shape[1]
+            out[by:min(by + b, y1), bx:min(bx + b, x1)] = \
+                (blk.sum(axis=(0, 1)) * 2 + n) // (2 * n)
+
+
+def parse_regions(text, w, h):
+    rects = []
+    for part in text.split(";"):
+        x, y, rw, rh = [int(v) for v in part.split(",")]
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + rw, w), min(y + rh, h)
+        if x1 > x0 and y1 > y0:
+            rects.append((x0, y0, x1, y1))
+    return rects
+
+
+def region_mask(rects, h, w):
+    mask = np.zeros((h, w), dtype=bool)
+    for x0, y0, x1, y1 in rects:
+        mask[y0:y1, x0:x1] = True
+    return mask
+
+
 # NumPy's pad modes for our borders (for the references OpenCV lacks).
 NP_PAD = {"reflect101": "reflect", "replicate": "edge",
           "reflect": "symmetric", "wrap": "wrap", "constant": "constant"}
@@ -628,6 +671,27 @@ def ref_bilateral(src, depth, p, border, bv):
 
 
 def reference(filt, src, depth, p, border, bv):
+    if "regions" in p:
+        q = {k: v for k, v in p.items() if k not in ("regions", "outside")}
+        h, w = src.shape[:2]
+        rects = parse_regions(p["regions"], w, h)
+        if filt == "pixelate" and "outside" not in p:
+            out = src.astype(np.int64)
+            for x0, y0, x1, y1 in rects:
+                pixelate_rect(out, src, x0, y0, x1, y1,
+                              q.get("block-size", 16))
+            return out, "numpy"
+        whole, how = reference(filt, src, depth, q, border, bv)
+        inside = region_mask(rects, h, w)
+        if "outside" in p:
+            inside = ~inside
+        inside = inside.reshape(inside.shape + (1,) * (src.ndim - 2))
+        return np.where(inside, whole.reshape(src.shape), src), how
+    if filt == "pixelate":
+        out = src.astype(np.int64)
+        pixelate_rect(out, src, 0, 0, src.shape[1], src.shape[0],
+                      p.get("block-size", 16))
+        return out, "numpy"
     if filt == "median":
         return ref_median(src, depth, p, border, bv)
     if filt == "bilateral":
@@ -674,6 +738,8 @@ def tolerance(filt, depth, p):
     becomes `amount` LSB, so the bound scales with amount above 1."""
     if filt == "sharpen":
         return max(1, math.ceil(p.get("amount", 1.0)))
+    if filt == "pixelate":
+        return 0                # integer means, exact
     if filt in NONLINEAR and filt != "bilateral":
         return 0
     return 1
@@ -693,7 +759,7 @@ def cli_args(filt, p, border, bv, w, h, depth, samples, mask, packing,
             "--filter=%s" % filt, "--border=%s" % border,
             "--border-value=%d" % bv, "--backend=%s" % backend]
     for key, val in p.items():
-        args.append("--%s=%s" % (key, val))
+        args.append("--%s" % key if val is None else "--%s=%s" % (key, val))
     if mask is not None:
         args.append("--mask=%d" % mask)
     if packing == "msb":
@@ -832,7 +898,9 @@ def build_jobs(args):
             formats += QUICK_FORMATS
         for fmt in formats:
             bv_nonzero = {8: 200, 16: 40000}.get(fmt[1], maxv(fmt[1]) * 2 // 3)
-            for border in BORDERS:
+            # Block means read no border.
+            for border in (["reflect101"] if filt == "pixelate" else
+                           BORDERS):
                 bvs = [0, bv_nonzero] if border == "constant" else [0]
                 for bv in bvs:
                     for size in SIZES:

@@ -688,9 +688,12 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
       /* Odd sizes and, as user mistakes, even ones; large ones rarely. */
       g_value_set_int (v, g_rand_int_range (r, 0, 10) ? g_rand_int_range (r,
               0, 10) : g_rand_int_range (r, ip->minimum, ip->maximum + 1));
-    else
-      g_value_set_int (v, CLAMP (ip->minimum + g_rand_int_range (r, 0, 40),
-              ip->minimum, ip->maximum));
+    else {
+      /* Drawn once: CLAMP evaluates its argument up to three times. */
+      gint64 drawn = (gint64) ip->minimum + g_rand_int_range (r, 0, 40);
+
+      g_value_set_int (v, (gint) MIN (drawn, ip->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_UINT (p)) {
@@ -702,9 +705,14 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
           g_rand_int_range (r, 0, 3) : up->minimum - 1);
       return TRUE;
     }
-    g_value_set_uint (v, MIN (up->minimum + (guint) g_rand_int_range (r, 0,
-                up->maximum - up->minimum < 300 ? up->maximum - up->minimum +
-                1 : 300), up->maximum));
+    {
+      /* Drawn once, as above. */
+      guint drawn = up->minimum + (guint) g_rand_int_range (r, 0,
+          up->maximum - up->minimum < 300 ? up->maximum - up->minimum + 1 :
+          300);
+
+      g_value_set_uint (v, MIN (drawn, up->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_DOUBLE (p)) {
@@ -737,10 +745,14 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
           dp->minimum + g_rand_double_range (r, 0, MIN (8.0,
                   dp->maximum - dp->minimum)) : g_rand_double_range (r,
               dp->minimum, dp->maximum));
-    else
-      g_value_set_double (v, g_rand_int_range (r, 0, 2) ?
+    else {
+      /* Within the range: sigma-color starts at -1. */
+      gdouble drawn = g_rand_int_range (r, 0, 2) ?
           g_rand_double_range (r, -10, 10) :
-          specials[g_rand_int_range (r, 0, G_N_ELEMENTS (specials))]);
+          specials[g_rand_int_range (r, 0, G_N_ELEMENTS (specials))];
+
+      g_value_set_double (v, CLAMP (drawn, dp->minimum, dp->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_STRING (p)) {
