@@ -1385,6 +1385,39 @@ dump_pipeline (Episode * ep)
         ep->flows[i].n_out);
 }
 
+/* A harness element that starts (READY or below to PAUSED or above) with
+ * filter=custom and no kernel (left by a refused start, then filter=custom
+ * from the property thread) must fail the state change with its ERROR,
+ * as at harness_refused_start; then it is left in READY with settings any
+ * depth takes.  TRUE when it was so. */
+static gboolean
+start_refused (Episode * ep, GstElement * e, GstState s)
+{
+  GstStateChangeReturn ret;
+
+  if (!ep->harness || e != ep->h->element || s < GST_STATE_PAUSED
+      || GST_STATE (e) > GST_STATE_READY
+      || g_strcmp0 (settings_refused (e, 8),
+          "filter=custom needs the 'kernel' property:") != 0)
+    return FALSE;
+  check_bus (ep->bus);
+  expected_error.from = e;
+  expected_error.prefix = "filter=custom needs the 'kernel' property:";
+  expected_error.seen = 0;
+  ret = gst_element_set_state (e, s);
+  check_bus (ep->bus);
+  expected_error.from = NULL;
+  if (ret != GST_STATE_CHANGE_FAILURE || expected_error.seen == 0)
+    die ("%s started with filter=custom and no kernel (%s, %u error(s))",
+        GST_OBJECT_NAME (e), gst_element_state_change_return_get_name (ret),
+        expected_error.seen);
+  refused_starts++;
+  class_count[A_INCOMPLETE]++;
+  settle_settings (e);
+  gst_element_set_state (e, GST_STATE_READY);
+  return TRUE;
+}
+
 static void
 set_state (Episode * ep, GstElement * e, GstState s)
 {
@@ -1395,10 +1428,20 @@ set_state (Episode * ep, GstElement * e, GstState s)
    * first element (downstream) deactivates its pads until the last. */
   for (i = 0; s <= GST_STATE_READY && i < ep->n_filters; i++)
     flow_resetting (&ep->flows[i], TRUE);
-  /* Not inside a half-made change: starting with one is an error. */
+  /* Not inside a half-made change: starting with one is an error.  The
+   * property thread is held off (prop_lock) from the model's look at the
+   * settings to the end of the state change. */
+  g_rec_mutex_lock (&prop_lock);
   g_mutex_lock (&half_made_change);
+  if (start_refused (ep, e, s)) {
+    g_mutex_unlock (&half_made_change);
+    g_rec_mutex_unlock (&prop_lock);
+    set_state (ep, e, s);       /* again, with settings any depth takes */
+    return;
+  }
   ret = gst_element_set_state (e, s);
   g_mutex_unlock (&half_made_change);
+  g_rec_mutex_unlock (&prop_lock);
 
   if (ret == GST_STATE_CHANGE_ASYNC)
     ret = gst_element_get_state (e, NULL, NULL, 10 * GST_SECOND);
