@@ -130,6 +130,7 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  size = MAX (size, info.size);
 
   if (pool_is_plain (pool) || (max != 0 && max < min + held)) {
     GstBufferPool *own = gst_cuda_filter_host_pool_new (caps,
@@ -140,7 +141,6 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
           "%u buffers, %u of them its own: too few for %u frames in flight; "
           "outputs come from a pool of the element's own", pool, max, min,
           held);
-    size = MAX (size, info.size);
     set_first_pool (query, own, size, min + held, 0);
     gst_object_unref (own);
     if (pins_host_memory (self)) {
