@@ -1533,13 +1533,20 @@ harness_lying_meta (Episode * ep)
   GstQuery *q;
   GstBuffer *buf;
   GstFlowReturn ret;
-  gsize size;
+  gsize size, first_plane;
 
   harness_push (ep, g_rand_int_range (ep->rand, 0, 4));
   q = gst_query_new_drain ();
   gst_pad_peer_query (ep->h->srcpad, q);
   gst_query_unref (q);
-  size = MAX (ep->info.size / 2, 1);
+  /* Smaller than the first plane needs, too: half the size of a padded
+   * frame of one row may still hold that row (the element is right to
+   * take it). */
+  first_plane = ep->info.offset[0] + (gsize) ep->info.stride[0] *
+      (GST_VIDEO_INFO_COMP_HEIGHT (&ep->info, 0) - 1) +
+      GST_VIDEO_INFO_COMP_WIDTH (&ep->info, 0) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (&ep->info, 0);
+  size = MAX (MIN (ep->info.size / 2, first_plane - 1), 1);
   buf = gst_buffer_new_allocate (NULL, size, NULL);
   gst_buffer_memset (buf, 0, 99, size);
   gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
