@@ -23,6 +23,10 @@ GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
+/* At instance init: the stream's own fields, and the sink pad's event
+ * handling (a stop under way answers upstream "flushing"). */
+void gst_cuda_filter_stream_init (GstCudaFilter * self);
+
 /* The most frames the element holds at once, inputs and outputs alike:
  * the depth once chosen, before that the largest it can be chosen as
  * (the pools are sized before the first frame). */

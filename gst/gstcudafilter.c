@@ -394,7 +394,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
   g_queue_init (&self->refusals);
-  g_queue_init (&self->done_outputs);
+  gst_cuda_filter_stream_init (self);
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
