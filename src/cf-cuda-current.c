@@ -54,16 +54,23 @@ driver_loaded (void)
 gboolean
 cf_cuda_current_enter (int device, CfCudaCurrent * saved, GError ** error)
 {
+  gboolean loaded = driver_loaded ();
+
   saved->switched = FALSE;
   saved->context = NULL;
-  if (!cf_cuda_check (cudaGetDevice (&saved->device), "cudaGetDevice", error))
-    return FALSE;
-  if (saved->device == device)
-    return TRUE;
+  saved->device = -1;
   /* A thread with no context reads NULL (or an error before cuInit, with
-   * no context either). */
-  if (driver_loaded () && driver.get (&saved->context) != 0)
+   * no context either): the device is then made current, and the thread
+   * left with no context after. */
+  if (loaded && driver.get (&saved->context) != 0)
     saved->context = NULL;
+  if (saved->context != NULL || !loaded) {
+    if (!cf_cuda_check (cudaGetDevice (&saved->device), "cudaGetDevice",
+            error))
+      return FALSE;
+    if (saved->device == device)
+      return TRUE;
+  }
   if (!cf_cuda_check (cudaSetDevice (device), "cudaSetDevice", error))
     return FALSE;
   saved->switched = TRUE;

@@ -15,11 +15,12 @@ typedef struct
 {
   gboolean switched;            /* the call changed the current context */
   gpointer context;             /* the caller's CUcontext, NULL: none */
-  int device;                   /* the caller's device, when no driver API */
+  int device;                   /* the caller's device, without the driver's
+                                 * context calls */
 } CfCudaCurrent;
 
-/* Makes `device` current on this thread unless it is already (the caller's
- * own context on it, pushed or primary, is then used as it is). */
+/* Makes `device` current on this thread unless a context of the caller's
+ * on it is current already (pushed or primary: then used as it is). */
 gboolean cf_cuda_current_enter (int device, CfCudaCurrent * saved,
     GError ** error);
 /* Gives the caller back exactly the context it had, or none: never makes a
