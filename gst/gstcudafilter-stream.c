@@ -77,15 +77,10 @@ depth_for (guint frames_in_flight, gboolean live)
 guint
 gst_cuda_filter_stream_held_bound (GstCudaFilter * self)
 {
-  guint wanted;
-
   if (self->depth != 0)
     return self->depth;
-  GST_OBJECT_LOCK (self);
-  wanted = self->frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
   /* Not live: the larger of the two automatic depths. */
-  return depth_for (wanted, FALSE);
+  return depth_for (self->frames_wanted, FALSE);
 }
 
 /* Chosen at the first frame, when upstream can tell whether it is live.
@@ -99,11 +94,10 @@ choose_depth (GstCudaFilter * self)
   guint wanted;
 
   GST_OBJECT_LOCK (self);
-  wanted = self->frames_in_flight;
   qos_set = self->qos_set;
   GST_OBJECT_UNLOCK (self);
 
-  wanted = depth_for (wanted, live);
+  wanted = depth_for (self->frames_wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
   if (!qos_set)
@@ -223,6 +217,14 @@ gst_cuda_filter_stream_init (GstCudaFilter * self)
   if (base_sink_event == NULL)
     base_sink_event = GST_PAD_EVENTFUNC (sinkpad);
   gst_pad_set_event_full_function (sinkpad, sink_event_full);
+}
+
+void
+gst_cuda_filter_stream_start (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  self->frames_wanted = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
 }
 
 void
@@ -737,13 +739,7 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
     return TRUE;
 
   gst_query_parse_latency (query, &live, &min, &max);
-  GST_OBJECT_LOCK (self);
-  depth = self->frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
-  if (self->depth)
-    depth = self->depth;
-  else
-    depth = depth_for (depth, live);
+  depth = self->depth ? self->depth : depth_for (self->frames_wanted, live);
   frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
       gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
       GST_VIDEO_INFO_FPS_N (info)) : 0;

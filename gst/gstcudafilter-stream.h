@@ -27,6 +27,11 @@ GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
  * handling (a stop under way answers upstream "flushing"). */
 void gst_cuda_filter_stream_init (GstCudaFilter * self);
 
+/* At start: reads frames-in-flight once, so the pools (sized before the
+ * first frame) and the depth (chosen at it) come from the same value
+ * whatever the property does meanwhile (it applies from the next start). */
+void gst_cuda_filter_stream_start (GstCudaFilter * self);
+
 /* The most frames the element holds at once, inputs and outputs alike:
  * the depth once chosen, before that the largest it can be chosen as
  * (the pools are sized before the first frame). */

@@ -812,6 +812,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     return FALSE;
   }
   gst_cuda_filter_stats_reset (self);
+  gst_cuda_filter_stream_start (self);
   pushed = choice != GST_CUDA_FILTER_BACKEND_CPU && cudafilter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id, cpu_threads);
   cudafilter_cuda_pop (pushed);
