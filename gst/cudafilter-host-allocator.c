@@ -11,12 +11,13 @@ typedef struct
 {
   GstMemory mem;
   guint8 *data;                 /* block start; shared by sub-memories */
-  gboolean pinned;
+  gint pinned_on;               /* the device that pinned it, -1: none */
 } HostMemory;
 
 struct _GstCudaFilterHostAllocator
 {
   GstAllocator parent;
+  gint device;                  /* pins for this CUDA device only */
 };
 
 G_DEFINE_TYPE (GstCudaFilterHostAllocator, gst_cuda_filter_host_allocator,
@@ -29,7 +30,8 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
   HostMemory *mem = g_new0 (HostMemory, 1);
 
   /* Blocks are page-aligned, which satisfies any smaller alignment. */
-  mem->data = cf_host_alloc (maxsize, &mem->pinned);
+  mem->data = cf_host_alloc (maxsize,
+      ((GstCudaFilterHostAllocator *) allocator)->device, &mem->pinned_on);
   if (mem->data == NULL) {
     g_free (mem);
     return NULL;
@@ -49,7 +51,7 @@ host_free (GstAllocator * allocator, GstMemory * memory)
   HostMemory *mem = (HostMemory *) memory;
 
   if (memory->parent == NULL)
-    cf_host_free (mem->data, mem->pinned);
+    cf_host_free (mem->data, mem->pinned_on);
   g_free (mem);
 }
 
@@ -74,7 +76,7 @@ host_share (GstMemory * memory, gssize offset, gssize size)
     size = memory->size - offset;
   sub = g_new0 (HostMemory, 1);
   sub->data = mem->data;
-  sub->pinned = mem->pinned;
+  sub->pinned_on = mem->pinned_on;
   gst_memory_init (GST_MEMORY_CAST (sub),
       GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
       memory->allocator, parent, memory->maxsize, memory->align,
@@ -105,27 +107,33 @@ gst_cuda_filter_host_allocator_init (GstCudaFilterHostAllocator * self)
 }
 
 GstAllocator *
-gst_cuda_filter_host_allocator_get (void)
+gst_cuda_filter_host_allocator_get (gint device)
 {
-  static GstAllocator *instance = NULL;
+  static GMutex lock;
+  static GstAllocator *instances[GST_CUDA_FILTER_HOST_MAX_DEVICES];
+  GstAllocator *a;
 
-  if (g_once_init_enter (&instance)) {
-    GstAllocator *a = g_object_new (GST_TYPE_CUDA_FILTER_HOST_ALLOCATOR,
-        NULL);
-
+  g_return_val_if_fail (device >= 0
+      && device < GST_CUDA_FILTER_HOST_MAX_DEVICES, NULL);
+  g_mutex_lock (&lock);
+  if (instances[device] == NULL) {
+    a = g_object_new (GST_TYPE_CUDA_FILTER_HOST_ALLOCATOR, NULL);
+    ((GstCudaFilterHostAllocator *) a)->device = device;
     gst_object_ref_sink (a);
     /* Lives for the process, as GStreamer's own default allocators. */
     GST_OBJECT_FLAG_SET (a, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-    g_once_init_leave (&instance, a);
+    instances[device] = a;
   }
-  return gst_object_ref (instance);
+  a = gst_object_ref (instances[device]);
+  g_mutex_unlock (&lock);
+  return a;
 }
 
 gboolean
 gst_cuda_filter_is_pinned_memory (GstMemory * mem)
 {
   return gst_memory_is_type (mem, GST_CUDA_FILTER_HOST_MEMORY_TYPE)
-      && ((HostMemory *) mem)->pinned;
+      && ((HostMemory *) mem)->pinned_on >= 0;
 }
 
 void
@@ -136,7 +144,7 @@ gst_cuda_filter_host_params_init (GstAllocationParams * params)
 }
 
 GstBufferPool *
-gst_cuda_filter_host_pool_new (GstCaps * caps, gboolean pinned, guint min,
+gst_cuda_filter_host_pool_new (GstCaps * caps, gint pin_device, guint min,
     guint max)
 {
   GstVideoInfo info;
@@ -149,8 +157,8 @@ gst_cuda_filter_host_pool_new (GstCaps * caps, gboolean pinned, guint min,
   pool = gst_video_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, info.size, min, max);
-  if (pinned) {
-    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+  if (pin_device >= 0) {
+    GstAllocator *allocator = gst_cuda_filter_host_allocator_get (pin_device);
     GstAllocationParams params;
 
     gst_cuda_filter_host_params_init (&params);

@@ -17,8 +17,12 @@ G_DECLARE_FINAL_TYPE (GstCudaFilterHostAllocator,
     gst_cuda_filter_host_allocator, GST, CUDA_FILTER_HOST_ALLOCATOR,
     GstAllocator);
 
-/* The process-wide instance, with a new reference. */
-GstAllocator *gst_cuda_filter_host_allocator_get (void);
+/* Devices an allocator can pin for. */
+#define GST_CUDA_FILTER_HOST_MAX_DEVICES 64
+
+/* The process-wide instance that pins for CUDA device `device` (with that
+ * device current, touching no other), with a new reference. */
+GstAllocator *gst_cuda_filter_host_allocator_get (gint device);
 
 /* The allocation params offered and used with this allocator: rows start
  * on 64-byte boundaries (a cache line, and the widest vector loads). */
@@ -28,10 +32,11 @@ void gst_cuda_filter_host_params_init (GstAllocationParams * params);
 gboolean gst_cuda_filter_is_pinned_memory (GstMemory * mem);
 
 /* A video buffer pool for `caps` (video meta enabled), not yet active: of
- * pinned memory from this allocator when `pinned`, else of plain system
- * memory (no CUDA call).  Returns NULL when the caps are not video. */
+ * memory pinned for CUDA device `pin_device` from this allocator, or with
+ * -1 of plain system memory (no CUDA call).  Returns NULL when the caps
+ * are not video. */
 GstBufferPool *gst_cuda_filter_host_pool_new (GstCaps * caps,
-    gboolean pinned, guint min, guint max);
+    gint pin_device, guint min, guint max);
 
 G_END_DECLS
 #endif /* __CUDAFILTER_HOST_ALLOCATOR_H__ */

@@ -15,15 +15,24 @@
  * memory not pinned yet: twice in the life of a pool's memory. */
 static GMutex pin_lock;
 
-static void
-unpin (gpointer base)
+typedef struct
 {
-  cf_host_unregister (base);
+  gpointer base;
+  gint device;
+} Pin;
+
+static void
+unpin (gpointer data)
+{
+  Pin *pin = data;
+
+  cf_host_unregister (pin->base, pin->device);
+  g_free (pin);
 }
 
 /* With pin_lock held. */
 static void
-pin_locked (GstMemory * mem)
+pin_locked (GstMemory * mem, gint device)
 {
   GstMiniObject *root = GST_MINI_OBJECT_CAST (mem);
   GstMapInfo map;
@@ -38,15 +47,19 @@ pin_locked (GstMemory * mem)
   if (!gst_memory_map (mem, &map, GST_MAP_READ))
     return;
   base = map.data - mem->offset;
-  if (cf_host_register (base, mem->maxsize))
-    gst_mini_object_set_qdata (root, PINNED_QUARK, base, unpin);
-  else                          /* do not try again */
+  if (cf_host_register (base, mem->maxsize, device)) {
+    Pin *pin = g_new (Pin, 1);
+
+    pin->base = base;
+    pin->device = device;
+    gst_mini_object_set_qdata (root, PINNED_QUARK, pin, unpin);
+  } else                          /* do not try again */
     gst_mini_object_set_qdata (root, PINNED_QUARK, GINT_TO_POINTER (1), NULL);
   gst_memory_unmap (mem, &map);
 }
 
 void
-gst_cuda_filter_pin_recycled_memory (GstBuffer * buf)
+gst_cuda_filter_pin_recycled_memory (GstBuffer * buf, gint device)
 {
   guint i, n = gst_buffer_n_memory (buf);
 
@@ -60,7 +73,7 @@ gst_cuda_filter_pin_recycled_memory (GstBuffer * buf)
             PINNED_QUARK))
       continue;
     g_mutex_lock (&pin_lock);
-    pin_locked (mem);
+    pin_locked (mem, device);
     g_mutex_unlock (&pin_lock);
   }
 }

@@ -10,8 +10,9 @@ G_BEGIN_DECLS
  * recycle their memory, so it will come back and every later upload runs
  * at pinned speed; one-off buffers are left alone).  The pin goes with the
  * memory and is released when the memory is freed.  Safe from several
- * streaming threads on the same memory (elements behind a tee). */
-void gst_cuda_filter_pin_recycled_memory (GstBuffer * buf);
+ * streaming threads on the same memory (elements behind a tee).  Pinned
+ * for CUDA device `device`, with that device current. */
+void gst_cuda_filter_pin_recycled_memory (GstBuffer * buf, gint device);
 
 G_END_DECLS
 

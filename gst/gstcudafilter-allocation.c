@@ -25,12 +25,15 @@
 GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_filter_debug
 
-/* Whether host memory is pinned: for the CUDA backend's copies only. */
-static gboolean
-pins_host_memory (GstCudaFilter * self)
+/* The device host memory is pinned for: the CUDA backend's, for its
+ * copies only; -1 (not pinned) for the CPU backend. */
+static gint
+pin_device (GstCudaFilter * self)
 {
-  return self->backend != NULL
-      && cf_backend_kind (self->backend) == CF_BACKEND_CUDA;
+  if (self->backend == NULL
+      || cf_backend_kind (self->backend) != CF_BACKEND_CUDA)
+    return -1;
+  return cf_backend_device (self->backend);
 }
 
 gboolean
@@ -56,15 +59,16 @@ gst_cuda_filter_propose_allocation (GstBaseTransform * trans,
 
   if (need_pool) {
     GstBufferPool *pool = gst_cuda_filter_host_pool_new (caps,
-        pins_host_memory (self), held, 0);
+        pin_device (self), held, 0);
 
     if (pool) {
       gst_query_add_allocation_pool (query, pool, info.size, held, 0);
       gst_object_unref (pool);
     }
   }
-  if (pins_host_memory (self)) {
-    GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+  if (pin_device (self) >= 0) {
+    GstAllocator *allocator =
+        gst_cuda_filter_host_allocator_get (pin_device (self));
     GstAllocationParams params;
 
     gst_cuda_filter_host_params_init (&params);
@@ -130,21 +134,22 @@ gst_cuda_filter_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  size = MAX (size, info.size);
 
   if (pool_is_plain (pool) || (max != 0 && max < min + held)) {
     GstBufferPool *own = gst_cuda_filter_host_pool_new (caps,
-        pins_host_memory (self), min + held, 0);
+        pin_device (self), min + held, 0);
 
     if (pool != NULL && !pool_is_plain (pool))
       GST_INFO_OBJECT (self, "downstream's %" GST_PTR_FORMAT " holds at most "
           "%u buffers, %u of them its own: too few for %u frames in flight; "
           "outputs come from a pool of the element's own", pool, max, min,
           held);
-    size = MAX (size, info.size);
     set_first_pool (query, own, size, min + held, 0);
     gst_object_unref (own);
-    if (pins_host_memory (self)) {
-      GstAllocator *allocator = gst_cuda_filter_host_allocator_get ();
+    if (pin_device (self) >= 0) {
+      GstAllocator *allocator =
+          gst_cuda_filter_host_allocator_get (pin_device (self));
       GstAllocationParams params;
 
       gst_cuda_filter_host_params_init (&params);

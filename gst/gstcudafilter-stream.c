@@ -80,15 +80,10 @@ depth_for (guint frames_in_flight, gboolean live)
 guint
 gst_cuda_filter_stream_held_bound (GstCudaFilter * self)
 {
-  guint wanted;
-
   if (self->depth != 0)
     return self->depth;
-  GST_OBJECT_LOCK (self);
-  wanted = self->frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
   /* Not live: the larger of the two automatic depths. */
-  return depth_for (wanted, FALSE);
+  return depth_for (self->frames_wanted, FALSE);
 }
 
 /* Chosen at the first frame, when upstream can tell whether it is live.
@@ -102,11 +97,10 @@ choose_depth (GstCudaFilter * self)
   guint wanted;
 
   GST_OBJECT_LOCK (self);
-  wanted = self->frames_in_flight;
   qos_set = self->qos_set;
   GST_OBJECT_UNLOCK (self);
 
-  wanted = depth_for (wanted, live);
+  wanted = depth_for (self->frames_wanted, live);
   self->depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
   if (!qos_set)
@@ -187,6 +181,53 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
   pushed = cudafilter_cuda_push (self);
   cf_backend_discard (self->backend, (GDestroyNotify) pending_free);
   cudafilter_cuda_pop (pushed);
+}
+
+/* GstBaseTransform's event function for the sink pad. */
+static GstPadEventFunction base_sink_event;
+
+/* A sticky event (a segment, new caps, tags) that cannot go on downstream
+ * because a stop has deactivated the source pad already (GStreamer
+ * deactivates source pads before sink pads, while upstream still streams)
+ * makes GstBaseTransform answer FALSE, which GstPad turns into an error
+ * for upstream (not-negotiated for caps): a source then posts "Internal
+ * data stream error".  A stop is a flush: upstream learns "flushing", as
+ * for a buffer pushed then, and keeps the event to send again. */
+static GstFlowReturn
+sink_event_full (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (parent);
+  GstEventType type = GST_EVENT_TYPE (event);
+  gboolean flushing;
+
+  if (base_sink_event (pad, parent, event))
+    return GST_FLOW_OK;
+  GST_OBJECT_LOCK (srcpad);
+  flushing = GST_PAD_IS_FLUSHING (srcpad);
+  GST_OBJECT_UNLOCK (srcpad);
+  if (flushing)
+    return GST_FLOW_FLUSHING;
+  return type == GST_EVENT_CAPS ? GST_FLOW_NOT_NEGOTIATED : GST_FLOW_ERROR;
+}
+
+void
+gst_cuda_filter_stream_init (GstCudaFilter * self)
+{
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+
+  g_queue_init (&self->done_outputs);
+  /* The same for every instance: GstBaseTransform's. */
+  if (base_sink_event == NULL)
+    base_sink_event = GST_PAD_EVENTFUNC (sinkpad);
+  gst_pad_set_event_full_function (sinkpad, sink_event_full);
+}
+
+void
+gst_cuda_filter_stream_start (GstCudaFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  self->frames_wanted = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
 }
 
 void
@@ -492,7 +533,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return GST_FLOW_ERROR;
   }
   if (!in_dev && cf_backend_kind (self->backend) == CF_BACKEND_CUDA)
-    gst_cuda_filter_pin_recycled_memory (inbuf);
+    gst_cuda_filter_pin_recycled_memory (inbuf,
+        cf_backend_device (self->backend));
   log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
 
   gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
@@ -727,13 +769,7 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
     return TRUE;
 
   gst_query_parse_latency (query, &live, &min, &max);
-  GST_OBJECT_LOCK (self);
-  depth = self->frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
-  if (self->depth)
-    depth = self->depth;
-  else
-    depth = depth_for (depth, live);
+  depth = self->depth ? self->depth : depth_for (self->frames_wanted, live);
   frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
       gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
       GST_VIDEO_INFO_FPS_N (info)) : 0;

@@ -23,6 +23,15 @@ GstStateChangeReturn gst_cuda_filter_stream_change_state (GstElement *
 GstFlowReturn gst_cuda_filter_stream_transform_frame (GstVideoFilter *
     vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
+/* At instance init: the stream's own fields, and the sink pad's event
+ * handling (a stop under way answers upstream "flushing"). */
+void gst_cuda_filter_stream_init (GstCudaFilter * self);
+
+/* At start: reads frames-in-flight once, so the pools (sized before the
+ * first frame) and the depth (chosen at it) come from the same value
+ * whatever the property does meanwhile (it applies from the next start). */
+void gst_cuda_filter_stream_start (GstCudaFilter * self);
+
 /* The most frames the element holds at once, inputs and outputs alike:
  * the depth once chosen, before that the largest it can be chosen as
  * (the pools are sized before the first frame). */

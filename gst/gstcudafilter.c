@@ -446,7 +446,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   self->device_id = DEFAULT_DEVICE_ID;
   self->dirty = TRUE;
   g_queue_init (&self->refusals);
-  g_queue_init (&self->done_outputs);
+  gst_cuda_filter_stream_init (self);
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
@@ -897,6 +897,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
     return FALSE;
   }
   gst_cuda_filter_stats_reset (self);
+  gst_cuda_filter_stream_start (self);
   pushed = choice != GST_CUDA_FILTER_BACKEND_CPU && cudafilter_cuda_push (self);
   self->backend = make_backend (self, choice, device_id, cpu_threads);
   cudafilter_cuda_pop (pushed);

@@ -55,6 +55,9 @@ struct _GstCudaFilter
   gboolean have_applied;
   gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
+  guint frames_wanted;          /* frames-in-flight as read at start: the
+                                 * one input of the depth and the pools'
+                                 * sizes (0 = auto) */
   guint depth;                  /* frames in flight in use; 0 = not chosen;
                                  * also read by latency queries, from any
                                  * thread (a word, set once a start) */

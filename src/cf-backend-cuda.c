@@ -15,6 +15,7 @@
 
 #include "cf-backend-private.h"
 #include "cf-cuda-check.h"
+#include "cf-cuda-current.h"
 #include "cf-launch.h"
 #include "cf-region-launch.h"
 #include "cf-nonlin-launch.h"
@@ -92,23 +93,20 @@ typedef struct
  * every frame's device allocation fail as if the GPU were out of memory. */
 static gboolean fault_alloc;
 
-/* Makes the backend's device current for this thread; returns the previous
- * one so the caller's CUDA state is left as it was. */
+/* Makes the backend's device current for this thread, and gives the
+ * caller's context back after (cf-cuda-current.h): with device N, only
+ * device N is touched. */
 static gboolean
-enter_device (const CfBackendCuda * self, int *previous, GError ** error)
+enter_device (const CfBackendCuda * self, CfCudaCurrent * saved,
+    GError ** error)
 {
-  if (!cf_cuda_check (cudaGetDevice (previous), "cudaGetDevice", error))
-    return FALSE;
-  if (*previous == self->device)
-    return TRUE;
-  return cf_cuda_check (cudaSetDevice (self->device), "cudaSetDevice", error);
+  return cf_cuda_current_enter (self->device, saved, error);
 }
 
 static void
-leave_device (const CfBackendCuda * self, int previous)
+leave_device (const CfBackendCuda * self, const CfCudaCurrent * saved)
 {
-  if (previous != self->device)
-    cudaSetDevice (previous);
+  cf_cuda_current_leave (saved);
 }
 
 /* CUDAFILTER_CONVOLUTION=auto|direct|fft, read when a backend is created:
@@ -724,14 +722,14 @@ cf_backend_cuda_submit (CfBackend * backend, guint slot, const CfSpec * spec,
   CfBackendCuda *self = (CfBackendCuda *) backend;
   CfCudaSlot *s = &self->slots[slot];
   gboolean ok;
-  int previous;
+  CfCudaCurrent previous;
 
   if (!enter_device (self, &previous, error))
     return FALSE;
   ok = queue_frame (self, s, spec, layout, in, out, error);
   if (!ok)
     recover (s);
-  leave_device (self, previous);
+  leave_device (self, &previous);
   return ok;
 }
 
@@ -741,7 +739,7 @@ cf_backend_cuda_wait (CfBackend * backend, guint slot, GError ** error)
   CfBackendCuda *self = (CfBackendCuda *) backend;
   CfCudaSlot *s = &self->slots[slot];
   gboolean ok;
-  int previous;
+  CfCudaCurrent previous;
 
   if (!enter_device (self, &previous, error)) {
     recover (s);
@@ -750,7 +748,7 @@ cf_backend_cuda_wait (CfBackend * backend, guint slot, GError ** error)
   ok = finish_frame (self, s, error);
   if (!ok)
     recover (s);
-  leave_device (self, previous);
+  leave_device (self, &previous);
   return ok;
 }
 
@@ -762,7 +760,7 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
   CfBackendCuda *self = (CfBackendCuda *) backend;
   CfCudaSlot *slot = &self->slots[SYNC_SLOT];
   gboolean ok;
-  int previous;
+  CfCudaCurrent previous;
 
   if (!enter_device (self, &previous, error))
     return FALSE;
@@ -770,7 +768,7 @@ cf_backend_cuda_process (CfBackend * backend, const CfSpec * spec,
       && finish_frame (self, slot, error);
   if (!ok)
     recover (slot);
-  leave_device (self, previous);
+  leave_device (self, &previous);
   return ok;
 }
 
@@ -778,14 +776,14 @@ static void
 cf_backend_cuda_free (CfBackend * backend)
 {
   CfBackendCuda *self = (CfBackendCuda *) backend;
-  int previous = -1;
+  CfCudaCurrent previous;
   gboolean entered = enter_device (self, &previous, NULL);
 
   for (int i = 0; i <= MAX_SLOTS; i++)
     slot_clear (&self->slots[i]);
   cf_launch_plan_free (self->plan.kernel);
   if (entered)
-    leave_device (self, previous);
+    leave_device (self, &previous);
   /* cf_backend_free () owns the description. */
   g_free (self);
 }
@@ -804,7 +802,8 @@ cf_backend_cuda_new (int device_id, GError ** error)
   CfBackendCuda *self;
   struct cudaDeviceProp prop;
   char *why = NULL;
-  int n, previous;
+  int n;
+  CfCudaCurrent previous;
 
   n = cf_cuda_device_count (&why);
   if (n == 0) {
@@ -833,6 +832,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
   self->parent.klass = &cf_backend_cuda_class;
   self->parent.kind = CF_BACKEND_CUDA;
   self->device = device_id;
+  self->parent.device = device_id;
 
   /* Switches only when another device is current: cudaSetDevice would
    * replace a context the caller pushed with the primary one. */
@@ -841,10 +841,10 @@ cf_backend_cuda_new (int device_id, GError ** error)
   if (!cf_cuda_check (cudaGetDeviceProperties (&prop, device_id),
           "cudaGetDeviceProperties", error) ||
       !ensure_slot (&self->slots[SYNC_SLOT], error)) {
-    leave_device (self, previous);
+    leave_device (self, &previous);
     goto failed;
   }
-  leave_device (self, previous);
+  leave_device (self, &previous);
 
   self->parent.description = g_strdup_printf ("cuda:%d (%s)", device_id,
       prop.name);

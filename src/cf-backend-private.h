@@ -41,6 +41,7 @@ struct _CfBackend
 {
   const CfBackendClass *klass;
   CfBackendKind kind;
+  int device;                   /* CUDA backends; -1 for the CPU ones */
   char *description;
   char *plan;                   /* cf_backend_describe_plan (); backends set it */
   char *warning;                /* cf_backend_take_warning (); backends set it */

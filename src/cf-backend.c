@@ -49,9 +49,18 @@ cf_backend_new (CfBackendKind kind, int device_id, GError ** error)
 {
   CfBackend *backend = backend_new (kind, device_id, error);
 
-  if (backend)
+  if (backend) {
     backend->max_in_flight = 1;
+    if (backend->kind != CF_BACKEND_CUDA)
+      backend->device = -1;
+  }
   return backend;
+}
+
+int
+cf_backend_device (const CfBackend * backend)
+{
+  return backend ? backend->device : -1;
 }
 
 #ifndef HAVE_CUDA

@@ -34,6 +34,8 @@ void cf_backend_free (CfBackend * backend);
 CfBackendKind cf_backend_kind (const CfBackend * backend);
 /* "cpu" or "cuda:N (device name)". */
 const char *cf_backend_describe (const CfBackend * backend);
+/* The CUDA device a CUDA backend filters on; -1 for the CPU backends. */
+int cf_backend_device (const CfBackend * backend);
 
 /* Filters `in` into `out` (distinct buffers of the same layout) and returns
  * when `out` is complete. */

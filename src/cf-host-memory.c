@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include "cf-host-memory.h"
 #include "cf-backend.h"
+#ifdef HAVE_CUDA
+#include "cf-cuda-current.h"
+#endif
 
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -23,19 +26,27 @@ cuda_usable (void)
 #endif
 
 gpointer
-cf_host_alloc (gsize size, gboolean * pinned)
+cf_host_alloc (gsize size, int device, int *pinned_on)
 {
   gpointer data = NULL;
 
-  *pinned = FALSE;
+  *pinned_on = -1;
 #ifdef HAVE_CUDA
-  /* Portable: usable from every device and context in the process. */
-  if (cuda_usable () && cudaHostAlloc (&data, MAX (size, 1),
-          cudaHostAllocPortable) == cudaSuccess) {
-    *pinned = TRUE;
-    return data;
+  if (device >= 0 && cuda_usable ()) {
+    CfCudaCurrent saved;
+
+    if (cf_cuda_current_enter (device, &saved, NULL)) {
+      /* Portable: usable from every context in the process. */
+      if (cudaHostAlloc (&data, MAX (size, 1), cudaHostAllocPortable)
+          == cudaSuccess)
+        *pinned_on = device;
+      else
+        cudaGetLastError ();
+      cf_cuda_current_leave (&saved);
+    }
+    if (*pinned_on >= 0)
+      return data;
   }
-  cudaGetLastError ();
 #endif
   if (posix_memalign (&data, CF_HOST_ALIGN, MAX (size, 1)) != 0)
     return NULL;
@@ -43,13 +54,18 @@ cf_host_alloc (gsize size, gboolean * pinned)
 }
 
 void
-cf_host_free (gpointer data, gboolean pinned)
+cf_host_free (gpointer data, int pinned_on)
 {
   if (data == NULL)
     return;
 #ifdef HAVE_CUDA
-  if (pinned) {
-    cudaFreeHost (data);
+  if (pinned_on >= 0) {
+    CfCudaCurrent saved;
+
+    if (cf_cuda_current_enter (pinned_on, &saved, NULL)) {
+      cudaFreeHost (data);
+      cf_cuda_current_leave (&saved);
+    }
     return;
   }
 #endif
@@ -57,30 +73,43 @@ cf_host_free (gpointer data, gboolean pinned)
 }
 
 gboolean
-cf_host_register (gpointer data, gsize size)
+cf_host_register (gpointer data, gsize size, int device)
 {
 #ifdef HAVE_CUDA
   struct cudaPointerAttributes attr;
+  CfCudaCurrent saved;
+  gboolean pinned = FALSE;
 
-  if (!cuda_usable ())
+  if (device < 0 || !cuda_usable ()
+      || !cf_cuda_current_enter (device, &saved, NULL))
     return FALSE;
   /* Memory that is pinned already (cudaHostAlloc'd, or registered by its
    * owner) cannot be registered again: leave it, without an API error. */
   if (cudaPointerGetAttributes (&attr, data) == cudaSuccess
       && attr.type != cudaMemoryTypeUnregistered)
-    return FALSE;
-  if (cudaHostRegister (data, size, cudaHostRegisterPortable) == cudaSuccess)
-    return TRUE;
-  cudaGetLastError ();
-#endif
+    pinned = FALSE;
+  else if (cudaHostRegister (data, size, cudaHostRegisterPortable)
+      == cudaSuccess)
+    pinned = TRUE;
+  else
+    cudaGetLastError ();
+  cf_cuda_current_leave (&saved);
+  return pinned;
+#else
   return FALSE;
+#endif
 }
 
 void
-cf_host_unregister (gpointer data)
+cf_host_unregister (gpointer data, int device)
 {
 #ifdef HAVE_CUDA
+  CfCudaCurrent saved;
+
+  if (!cf_cuda_current_enter (device, &saved, NULL))
+    return;
   if (cudaHostUnregister (data) != cudaSuccess)
     cudaGetLastError ();
+  cf_cuda_current_leave (&saved);
 #endif
 }

@@ -66,6 +66,16 @@ offer_pool (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_HANDLED;
 }
 
+/* backend=cpu here; CF_TEST_BACKEND=cuda on a GPU host (and under
+ * compute-sanitizer). */
+static const gchar *
+backend (void)
+{
+  const gchar *b = g_getenv ("CF_TEST_BACKEND");
+
+  return b ? b : "cpu";
+}
+
 static gint finished;
 
 /* A hang shows as a failure with a reason, not as the test's timeout. */
@@ -87,8 +97,8 @@ watchdog (gpointer data)
 static void
 run (guint max, gboolean foreign, guint depth)
 {
-  gchar *desc = g_strdup_printf ("cudafilter backend=cpu filter=box "
-      "frames-in-flight=%u", depth);
+  gchar *desc = g_strdup_printf ("cudafilter backend=%s filter=box "
+      "frames-in-flight=%u", backend (), depth);
   gchar *what = g_strdup_printf ("pool max %u (%s), frames-in-flight %u",
       max, foreign ? "foreign" : "video", depth);
   GstHarness *h = gst_harness_new_parse (desc);
@@ -152,8 +162,9 @@ GST_END_TEST;
  * source whose pool follows that number never waits on the element. */
 GST_START_TEST (test_upstream_pool_counts_depth)
 {
-  GstHarness *h = gst_harness_new_parse ("cudafilter backend=cpu "
-      "frames-in-flight=6");
+  gchar *desc = g_strdup_printf ("cudafilter backend=%s "
+      "frames-in-flight=6", backend ());
+  GstHarness *h = gst_harness_new_parse (desc);
   GstCaps *caps = gst_caps_from_string ("video/x-raw,format=GRAY8,width=16,"
       "height=8,framerate=25/1");
   GstQuery *q;
@@ -169,6 +180,7 @@ GST_START_TEST (test_upstream_pool_counts_depth)
   gst_query_unref (q);
   gst_caps_unref (caps);
   gst_harness_teardown (h);
+  g_free (desc);
 }
 
 GST_END_TEST;

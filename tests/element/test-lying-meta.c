@@ -10,12 +10,24 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+/* backend=cpu here; CF_TEST_BACKEND=cuda on a GPU host (and under
+ * compute-sanitizer). */
+static const gchar *
+backend (void)
+{
+  const gchar *b = g_getenv ("CF_TEST_BACKEND");
+
+  return b ? b : "cpu";
+}
+
 static GstHarness *
 harness (const gchar * caps, GstBus ** bus)
 {
-  GstHarness *h = gst_harness_new_parse ("cudafilter backend=cpu filter=box "
-      "frames-in-flight=1");
+  gchar *desc = g_strdup_printf ("cudafilter backend=%s filter=box "
+      "frames-in-flight=1", backend ());
+  GstHarness *h = gst_harness_new_parse (desc);
 
+  g_free (desc);
   *bus = gst_bus_new ();
   gst_element_set_bus (h->element, *bus);
   gst_harness_set_src_caps_str (h, caps);

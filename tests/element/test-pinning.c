@@ -20,7 +20,7 @@ static gpointer alive_base;     /* the memory under test, while alive */
 static gint registrations, unregistrations, early;
 
 gboolean
-cf_host_register (gpointer data, gsize size)
+cf_host_register (gpointer data, gsize size, int device)
 {
   gboolean ok;
 
@@ -36,7 +36,7 @@ cf_host_register (gpointer data, gsize size)
 }
 
 void
-cf_host_unregister (gpointer data)
+cf_host_unregister (gpointer data, int device)
 {
   g_mutex_lock (&lock);
   fail_unless (g_hash_table_remove (registered, data),
@@ -59,7 +59,7 @@ pin_thread (gpointer data)
   Job *job = data;
 
   while (!g_atomic_int_get (job->go));
-  gst_cuda_filter_pin_recycled_memory (job->buf);
+  gst_cuda_filter_pin_recycled_memory (job->buf, 0);
   return NULL;
 }
 
@@ -80,7 +80,7 @@ GST_START_TEST (test_pin_from_several_threads)
     gst_buffer_unmap (buf, &map);
 
     /* Seen once: the next sight pins it, from every thread at once. */
-    gst_cuda_filter_pin_recycled_memory (buf);
+    gst_cuda_filter_pin_recycled_memory (buf, 0);
     for (t = 0; t < THREADS; t++)
       threads[t] = g_thread_new ("pin", pin_thread, &job);
     g_atomic_int_set (&go, 1);
@@ -92,7 +92,7 @@ GST_START_TEST (test_pin_from_several_threads)
         "round %d: the memory is not pinned", round);
     fail_unless_equals_int (registrations, round + 1);
     /* Seen again later: nothing more happens. */
-    gst_cuda_filter_pin_recycled_memory (buf);
+    gst_cuda_filter_pin_recycled_memory (buf, 0);
     fail_unless_equals_int (registrations, round + 1);
 
     g_mutex_lock (&lock);

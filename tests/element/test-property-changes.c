@@ -5,7 +5,10 @@
  *    complete; at start an incomplete filter is still an error;
  *  - a refused value on the gst-launch-1.0 line, set before the element has
  *    a bus: posted as a WARNING when the element starts (gst-launch-1.0
- *    prints those); set on an element that has a bus: posted at once.
+ *    prints those); set on an element that has a bus: posted at once;
+ *  - frames-in-flight set while playing, before the first frame: it
+ *    applies from the next start, so the depth is the one the pools were
+ *    sized for at negotiation.
  * backend=cpu and backend=auto everywhere, backend=cuda with a device. */
 #include <string.h>
 #include <gst/gst.h>
@@ -403,6 +406,38 @@ GST_START_TEST (test_refusal_with_a_bus_posts_at_once)
 
 GST_END_TEST;
 
+/* The pools are sized at negotiation for the frames the element will hold;
+ * a frames-in-flight change after that, before the first frame, must not
+ * make the depth larger than they were sized for (a bounded pool kept
+ * downstream would then block for good). */
+GST_START_TEST (test_frames_in_flight_while_playing)
+{
+  GstElement *e = gst_element_factory_make ("cudafilter", NULL);
+  GstHarness *h;
+  guint n;
+
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
+  g_object_set (e, "frames-in-flight", 2, NULL);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h,
+      "video/x-raw,format=GRAY8,width=16,height=8,framerate=25/1");
+  gst_harness_play (h);
+  g_object_set (h->element, "frames-in-flight", 8, NULL);
+  for (n = 0; n < 5; n++) {
+    GstBuffer *buf = gst_buffer_new_allocate (NULL, 16 * 8, NULL);
+
+    gst_buffer_memset (buf, 0, n, 16 * 8);
+    GST_BUFFER_PTS (buf) = n * 40 * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  /* Depth 2: the first frame leaves at once, then one stays in flight. */
+  fail_unless_equals_int (gst_harness_buffers_received (h), 4);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 property_changes_suite (void)
 {
@@ -422,6 +457,7 @@ property_changes_suite (void)
       G_N_ELEMENTS (backends));
   tcase_add_test (tc, test_refusal_with_a_bus_posts_at_once);
   tcase_add_test (tc, test_gst_launch_prints_refusal);
+  tcase_add_test (tc, test_frames_in_flight_while_playing);
   return s;
 }
 

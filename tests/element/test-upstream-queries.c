@@ -14,13 +14,25 @@
 #define H 8
 #define CAPS "video/x-raw,format=GRAY8,width=16,height=8,framerate=25/1"
 
+/* backend=cpu here; CF_TEST_BACKEND=cuda on a GPU host (and under
+ * compute-sanitizer). */
+static const gchar *
+backend (void)
+{
+  const gchar *b = g_getenv ("CF_TEST_BACKEND");
+
+  return b ? b : "cpu";
+}
+
 static GstHarness *
 harness_with_three_held (void)
 {
-  GstHarness *h = gst_harness_new_parse ("cudafilter backend=cpu filter=box "
-      "frames-in-flight=4");
+  gchar *desc = g_strdup_printf ("cudafilter backend=%s filter=box "
+      "frames-in-flight=4", backend ());
+  GstHarness *h = gst_harness_new_parse (desc);
   guint n;
 
+  g_free (desc);
   gst_harness_set_src_caps_str (h, CAPS);
   for (n = 0; n < 3; n++) {
     GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);

@@ -61,13 +61,13 @@ device_free_mb (void)
 static void
 free_pinned (gpointer data)
 {
-  cf_host_free (data, TRUE);
+  cf_host_free (data, 0);
 }
 
 static void
 free_plain (gpointer data)
 {
-  cf_host_free (data, FALSE);
+  cf_host_free (data, -1);
 }
 
 static void
@@ -120,6 +120,7 @@ main (int argc, char **argv)
   GstBuffer *src;
   GstMessage *msg;
   gpointer data;
+  gint pinned_on;
   gboolean pinned;
   guint64 i, out = 0;
   GstClockTime last = GST_CLOCK_TIME_NONE;
@@ -153,7 +154,8 @@ main (int argc, char **argv)
   info.fps_n = 30;
   info.fps_d = 1;
   gst_harness_set_src_caps (harness, gst_video_info_to_caps (&info));
-  data = cf_host_alloc (info.size, &pinned);
+  data = cf_host_alloc (info.size, 0, &pinned_on);
+  pinned = pinned_on >= 0;
   for (gsize b = 0; b < info.size; b++)
     ((guint8 *) data)[b] = (guint8) (b * 131 + (b >> 11));
   src = gst_buffer_new_wrapped_full (0, data, info.size, 0, info.size,
