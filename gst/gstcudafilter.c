@@ -332,7 +332,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "samples this far apart in colour weigh exp(-1/2) as much; "
               "> 0, or -1 for 30 at 8 bits scaled to the depth (120 at 10 "
               "bits)", CF_READS_SIGMA_COLOR),
-          -1.0, 1e6, defaults.sigma_color, FILTER_PARAM_FLAGS));
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.sigma_color,
+          FILTER_PARAM_FLAGS));
 
   gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
 

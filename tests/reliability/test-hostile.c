@@ -677,9 +677,12 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
       /* Odd sizes and, as user mistakes, even ones; large ones rarely. */
       g_value_set_int (v, g_rand_int_range (r, 0, 10) ? g_rand_int_range (r,
               0, 10) : g_rand_int_range (r, ip->minimum, ip->maximum + 1));
-    else
-      g_value_set_int (v, CLAMP (ip->minimum + g_rand_int_range (r, 0, 40),
-              ip->minimum, ip->maximum));
+    else {
+      /* Drawn once: CLAMP evaluates its argument more than once. */
+      gint x = ip->minimum + g_rand_int_range (r, 0, 40);
+
+      g_value_set_int (v, CLAMP (x, ip->minimum, ip->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_UINT (p)) {
@@ -1042,7 +1045,7 @@ static const gchar *
 settings_refused (GstElement * e, gint depth)
 {
   const gchar *filter_nicks[CF_N_FILTERS], *border_nicks[CF_N_BORDERS];
-  gint filter, border;
+  gint filter, border, shape;
   guint border_value, i;
   gchar *kernel;
   CfParams p;
@@ -1057,7 +1060,9 @@ settings_refused (GstElement * e, gint depth)
   g_object_get (e, "filter", &filter, "border", &border, "border-value",
       &border_value, "sigma", &p.sigma, "sigma-y", &p.sigma_y, "kernel-size",
       &p.kernel_size, "kernel", &kernel, "divisor", &p.divisor, "offset",
-      &p.offset, "scale", &p.scale, "amount", &p.amount, NULL);
+      &p.offset, "scale", &p.scale, "amount", &p.amount, "shape", &shape,
+      "iterations", &p.iterations, "sigma-color", &p.sigma_color, NULL);
+  p.shape = (CfShape) shape;
   p.filter = cf_filters[enum_by_nick (e, "filter", filter, filter_nicks,
           CF_N_FILTERS)].filter;
   p.border = cf_borders[enum_by_nick (e, "border", border, border_nicks,
@@ -1078,12 +1083,13 @@ settings_refused (GstElement * e, gint depth)
   return NULL;
 }
 
-/* Settings every depth takes, after a refusal. */
+/* Settings every depth takes, after a refusal: kernel-size first, as an
+ * even size (which morphology takes) would refuse box. */
 static void
 settle_settings (GstElement * e)
 {
-  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
   g_object_set (e, "kernel-size", 3, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
 }
 
 static guint64 refused_starts, refused_caps, deep_kept;
