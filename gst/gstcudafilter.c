@@ -195,13 +195,14 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           used_by ("Gaussian standard deviation in pixels (horizontal; also "
               "vertical when sigma-y is 0), > 0; the derived kernel (about "
               "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
-              " taps unless kernel-size is set", CF_READS_SIGMA),
+              " taps unless kernel-size is set; for bilateral the spatial "
+              "standard deviation", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
       g_param_spec_double ("sigma-y", "Sigma Y",
           used_by ("Vertical Gaussian standard deviation in pixels, 0 = same "
-              "as sigma", CF_READS_SIGMA),
+              "as sigma", CF_READS_SIGMA_Y),
           0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
@@ -221,7 +222,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "by spaces or commas, every row the same length, e.g. \"0 -1 "
               "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
-              "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
+              "flipped) anchored at the centre. For morphology, when set, "
+              "the structuring element instead of shape: nonzero = in",
+              CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
