@@ -215,13 +215,14 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "vertical when sigma-y is 0), > 0; the derived kernel (6 sigma "
               "+ 1 taps for 8-bit samples, 8 sigma + 1 for deeper ones) must "
               "stay within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth "
-              "(sigma up to 31) unless kernel-size is set", CF_READS_SIGMA),
+              "(sigma up to 31) unless kernel-size is set; for bilateral the spatial "
+              "standard deviation", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
       g_param_spec_double ("sigma-y", "Sigma Y",
           used_by ("Vertical Gaussian standard deviation in pixels, 0 = same "
-              "as sigma", CF_READS_SIGMA),
+              "as sigma", CF_READS_SIGMA_Y),
           0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
@@ -243,7 +244,9 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "\"[[0,-1,0],[-1,5,-1],[0,-1,0]]\", up to "
               G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
-              "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
+              "flipped) anchored at the centre. For morphology, when set, "
+              "the structuring element instead of shape: nonzero = in",
+              CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
@@ -354,7 +357,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
               "samples this far apart in colour weigh exp(-1/2) as much; "
               "> 0, or -1 for 30 at 8 bits scaled to the depth (120 at 10 "
               "bits)", CF_READS_SIGMA_COLOR),
-          -1.0, 1e6, defaults.sigma_color, FILTER_PARAM_FLAGS));
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.sigma_color,
+          FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
       g_param_spec_uint ("block-size", "Block size",

@@ -65,45 +65,20 @@ nl_pass (const CfNlArgs a)
     return;
   }
 
-  const CfNlImage src = image_of (a, c, p.src);
-  switch (p.step) {
-    case CF_NL_MEDIAN:
-      v = cf_nl_median (&src, x, y, p.len, a.nl.rank, &a.kp);
-      break;
-    case CF_NL_MIN_ROW:
-    case CF_NL_MAX_ROW:
-      v = cf_nl_minmax_line (&src, x, y, p.len, p.anchor, 1,
-          p.step == CF_NL_MAX_ROW, &a.kp);
-      break;
-    case CF_NL_MIN_COL:
-    case CF_NL_MAX_COL:
-      v = cf_nl_minmax_line (&src, x, y, p.len, p.anchor, 0,
-          p.step == CF_NL_MAX_COL, &a.kp);
-      break;
-    case CF_NL_MIN_SE:
-    case CF_NL_MAX_SE:
-      v = cf_nl_minmax_se (&src, x, y, &a.nl, a.table,
-          p.step == CF_NL_MAX_SE, &a.kp);
-      break;
-    case CF_NL_SUB:{
-      const CfNlImage b = image_of (a, c, p.src2);
+  {
+    const CfNlImage src = image_of (a, c, p.src);
+    const CfNlImage src2 = image_of (a, c, p.src2);
+    CfNlImage group[3];
+    int n = 0, own = 0;
 
-      v = cf_nl_sub (cf_nl_read (&src, x, y), cf_nl_read (&b, x, y));
-      break;
-    }
-    case CF_NL_BILATERAL:
-    default:{
-      CfNlImage ims[3];
-      int n = 0, own = 0;
-
+    if (p.step == CF_NL_BILATERAL)
       for (int i = 0; i < 3 && a.groups[c][i] >= 0; i++) {
         if (a.groups[c][i] == c)
           own = i;
-        ims[n++] = image_of (a, a.groups[c][i], p.src);
+        group[n++] = image_of (a, a.groups[c][i], p.src);
       }
-      v = cf_nl_bilateral (ims, n, own, x, y, &a.nl, a.table, &a.kp);
-      break;
-    }
+    v = cf_nl_pass_sample (&p, &src, &src2, group, n, own, x, y, &a.nl,
+        a.table, &a.kp);
   }
   if (p.dst == CF_NL_OUT)
     store_sample (a.frame.dst[ch.plane] + ch.offset,

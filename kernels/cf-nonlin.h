@@ -144,4 +144,37 @@ cf_nl_sub (int a, int b)
   return a > b ? a - b : 0;
 }
 
+/* The output of pass p at (x, y): `src` the image it reads, `src2` the
+ * second one of a difference, `group` the n images of the sample's colour
+ * (own: which is the channel's) for the bilateral.  The CUDA kernel runs
+ * this per thread; tests run it on the host. */
+CF_HD int
+cf_nl_pass_sample (const CfNlPass * p, const CfNlImage * src,
+    const CfNlImage * src2, const CfNlImage * group, int n_group, int own,
+    int x, int y, const CfNonlin * nl, const int *table,
+    const CfKernelParams * kp)
+{
+  switch (p->step) {
+    case CF_NL_MEDIAN:
+      return cf_nl_median (src, x, y, p->len, nl->rank, kp);
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+      return cf_nl_minmax_line (src, x, y, p->len, p->anchor, 1,
+          p->step == CF_NL_MAX_ROW, kp);
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+      return cf_nl_minmax_line (src, x, y, p->len, p->anchor, 0,
+          p->step == CF_NL_MAX_COL, kp);
+    case CF_NL_MIN_SE:
+    case CF_NL_MAX_SE:
+      return cf_nl_minmax_se (src, x, y, nl, table, p->step == CF_NL_MAX_SE,
+          kp);
+    case CF_NL_SUB:
+      return cf_nl_sub (cf_nl_read (src, x, y), cf_nl_read (src2, x, y));
+    case CF_NL_BILATERAL:
+    default:
+      return cf_nl_bilateral (group, n_group, own, x, y, nl, table, kp);
+  }
+}
+
 #endif /* CF_NONLIN_H */

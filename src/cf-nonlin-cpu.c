@@ -6,10 +6,13 @@
  * pass of the spec's program (CfNonlin) over bands of rows on the thread
  * pool.  The rows a window reads are expanded once with their border into
  * a ring of plain 16-bit rows, so the operations are loops over arrays
- * with no border logic: min/max lane by lane (vectorised), the 8-bit
- * median with a sliding histogram (Huang), deeper medians by selection,
- * the bilateral with the spec's integer weights in 64-bit sums (the
- * CUDA kernels' sums, in another order: the same bytes). */
+ * with no border logic: min/max lane by lane, a median-of-nine network
+ * for 3x3, the 8-bit median of larger windows with a sliding histogram
+ * (Huang), deeper ones by selection, the bilateral with the spec's integer
+ * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
+ * same bytes).  Steps without row code (differences, and a new step until
+ * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
+ * kernel does: adding an operation needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
 #include "cf-nonlin.h"
@@ -431,6 +434,25 @@ store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
   }
 }
 
+/* The steps with row code below; others run sample by sample. */
+static gboolean
+has_row_code (int step)
+{
+  switch (step) {
+    case CF_NL_MEDIAN:
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+    case CF_NL_MIN_SE:
+    case CF_NL_MAX_SE:
+    case CF_NL_BILATERAL:
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
 /* Rows [y0, y1) of channel c through the current pass. */
 static void
 pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
@@ -446,18 +468,25 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   int n_images = 1, own = 0, w = ch->width, x, y, j, i;
   Carved cv;
 
-  if (p->step == CF_NL_SUB) {
-    CfNlImage a, b;
-    gint32 *out;
+  if (!has_row_code (p->step)) {
+    /* Sample by sample with the kernels' own function (kernels/
+     * cf-nonlin.h): differences, and any step without row code yet. */
+    CfNlImage a, b, group[3];
+    int n = 0;
 
     image_of (self, c, p->src, &a);
     image_of (self, c, p->src2, &b);
+    for (i = 0; i < 3 && self->groups[c][i] >= 0; i++) {
+      if (self->groups[c][i] == c)
+        own = i;
+      image_of (self, self->groups[c][i], p->src, &group[n++]);
+    }
     carve (ps, &win, w, 0, &cv);
-    out = cv.out;
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
-        out[x] = cf_nl_sub (cf_nl_read (&a, x, y), cf_nl_read (&b, x, y));
-      store_row (self, c, y, out);
+        cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
+            &spec->nl, spec->table, kp);
+      store_row (self, c, y, cv.out);
     }
     return;
   }

@@ -256,12 +256,21 @@ cf_spec_build_morph (CfSpec * spec, const CfParams * p, GError ** error)
   return TRUE;
 }
 
+/* exp (-d^2 / 2 sc^2) in fixed point, written so that no sigma, however
+ * small or large, gives a NaN: the centre weighs one. */
+static int
+range_weight (int d, double sc, double one)
+{
+  double t = d / sc;
+
+  return d == 0 ? (int) one : (int) llround (exp (-0.5 * t * t) * one);
+}
+
 gboolean
 cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
 {
   CfNonlin *nl = &spec->nl;
   double sc = p->sigma_color, one;
-  double cs, cc;
   int radius, i, j, n = 0, len, max_len;
   int *space, *dx, *dy;
 
@@ -289,8 +298,6 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
         2 * radius + 1, CF_NL_MAX_SIZE);
     return FALSE;
   }
-  cs = -0.5 / (p->sigma * p->sigma);
-  cc = -0.5 / (sc * sc);
   for (i = -radius; i <= radius; i++)
     for (j = -radius; j <= radius; j++)
       n += i * i + j * j <= radius * radius;
@@ -302,8 +309,8 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
   /* Range weights by colour distance (up to three channels' L1), cut
    * where they round to zero (they only fall). */
   max_len = 3 * spec->kp.maxval + 1;
-  for (len = 0; len < max_len; len++)
-    if (llround (exp ((double) len * len * cc) * one) == 0)
+  for (len = 1; len < max_len; len++)
+    if (range_weight (len, sc, one) == 0)
       break;
 
   nl->off_space = 0;
@@ -313,8 +320,8 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
   dy = g_new (int, (2 * radius + 1) * (2 * radius + 1));
   for (i = -radius; i <= radius; i++)
     for (j = -radius; j <= radius; j++) {
-      double r = sqrt ((double) i * i + (double) j * j);
-      long long w = llround (exp (r * r * cs) * one);
+      double r = sqrt ((double) i * i + (double) j * j), t = r / p->sigma;
+      long long w = llround (exp (-0.5 * t * t) * one);
 
       /* Offsets whose weight rounds to zero add nothing. */
       if (r > radius || w == 0)
@@ -332,8 +339,7 @@ cf_spec_build_bilateral (CfSpec * spec, const CfParams * p, GError ** error)
   nl->off_range = 3 * n;
   nl->range_len = len;
   for (i = 0; i < len; i++)
-    spec->table[nl->off_range + i] =
-        (int) llround (exp ((double) i * i * cc) * one);
+    spec->table[nl->off_range + i] = range_weight (i, sc, one);
   nl->n_table = nl->off_range + len;
 
   spec->kp.kw = spec->kp.kh = 2 * radius + 1;

@@ -531,7 +531,8 @@ build_pixelate (CfSpec * spec, const CfParams * p, GError ** error)
 const CfFilterInfo cf_filters[CF_N_FILTERS] = {
   {CF_FILTER_GAUSSIAN, "gaussian",
         "Gaussian blur (sigma, sigma-y, kernel-size)", "blur",
-        CF_OPERATION_CONVOLVE, CF_READS_SIGMA | CF_READS_KERNEL_SIZE, FALSE,
+        CF_OPERATION_CONVOLVE,
+        CF_READS_SIGMA | CF_READS_SIGMA_Y | CF_READS_KERNEL_SIZE, FALSE,
       CF_SIZE_FROM_SIGMA, build_gaussian},
   {CF_FILTER_BOX, "box", "Box blur: mean of kernel-size x kernel-size",
       "mean", CF_OPERATION_CONVOLVE, CF_READS_KERNEL_SIZE, FALSE, 3,
@@ -550,7 +551,8 @@ const CfFilterInfo cf_filters[CF_N_FILTERS] = {
       CF_OPERATION_CONVOLVE, ALL_SIZE, TRUE, 1, build_laplacian},
   {CF_FILTER_SHARPEN, "sharpen", "Unsharp mask (sigma, kernel-size, amount)",
         "unsharp mask", CF_OPERATION_CONVOLVE,
-        CF_READS_SIGMA | CF_READS_KERNEL_SIZE | CF_READS_AMOUNT, FALSE,
+        CF_READS_SIGMA | CF_READS_SIGMA_Y | CF_READS_KERNEL_SIZE |
+        CF_READS_AMOUNT, FALSE,
       CF_SIZE_FROM_SIGMA, build_gaussian},
   {CF_FILTER_CUSTOM, "custom", "User kernel from the kernel property",
         "the kernel property", CF_OPERATION_CONVOLVE,

@@ -107,7 +107,7 @@ const void *cf_spec_device_weights (const CfSpec * spec, gsize * bytes);
  * every filter reads. */
 typedef enum
 {
-  CF_READS_SIGMA = 1 << 0,      /* sigma and sigma-y */
+  CF_READS_SIGMA = 1 << 0,      /* sigma */
   CF_READS_KERNEL_SIZE = 1 << 1,        /* as its size or aperture */
   CF_READS_KERNEL = 1 << 2,     /* kernel and divisor */
   CF_READS_SCALE_OFFSET = 1 << 3,
@@ -115,7 +115,8 @@ typedef enum
   CF_READS_SHAPE = 1 << 5,      /* shape (unless kernel is set) */
   CF_READS_ITERATIONS = 1 << 6,
   CF_READS_SIGMA_COLOR = 1 << 7,
-  CF_READS_BLOCK_SIZE = 1 << 8
+  CF_READS_BLOCK_SIZE = 1 << 8,
+  CF_READS_SIGMA_Y = 1 << 9
 } CfFilterReads;
 
 /* CfFilterInfo.default_size when kernel_size 0 is not a fixed size. */

@@ -240,6 +240,15 @@ GST_START_TEST (test_element_metadata)
       "sigma-color");
   fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
           "used by bilateral only"), "%s", g_param_spec_get_blurb (pspec));
+  /* bilateral reads sigma (spatial), not sigma-y. */
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "sigma");
+  fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
+          "used by gaussian, sharpen and bilateral"), "%s",
+      g_param_spec_get_blurb (pspec));
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "sigma-y");
+  fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
+          "used by gaussian and sharpen"), "%s",
+      g_param_spec_get_blurb (pspec));
   fail_unless (g_type_from_name ("GstCudaFilterBackend") != 0);
   fail_unless (g_type_from_name ("GstCudaFilterPlanes") != 0);
   gst_object_unref (e);

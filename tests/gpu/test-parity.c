@@ -305,7 +305,6 @@ static const FilterCase filter_cases[] = {
    * larger than small frames, colour groups (RGBA, RGB10A2). */
   {F ("median-3", CF_FILTER_MEDIAN)},
   {F ("median-5", CF_FILTER_MEDIAN),.kernel_size = 5},
-  {F ("median-9", CF_FILTER_MEDIAN),.kernel_size = 9},
   {F ("erode-rect-3", CF_FILTER_ERODE)},
   {F ("dilate-rect-5-it3", CF_FILTER_DILATE),.kernel_size = 5,
       .iterations = 3},
@@ -320,7 +319,7 @@ static const FilterCase filter_cases[] = {
   {F ("blackhat-rect-7", CF_FILTER_BLACKHAT),.kernel_size = 7},
   {F ("bilateral-5", CF_FILTER_BILATERAL),.kernel_size = 5,.sigma = 2.0,
       .sigma_color = 40.0},
-  {F ("bilateral-9-auto", CF_FILTER_BILATERAL),.kernel_size = 9,
+  {F ("bilateral-7-auto", CF_FILTER_BILATERAL),.kernel_size = 7,
       .sigma = 3.0},
   /* kernel_size is pixelate's block size here; 0: the default 16 */
   {F ("pixelate", CF_FILTER_PIXELATE)},

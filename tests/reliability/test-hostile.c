@@ -1142,7 +1142,7 @@ static const gchar *
 settings_refused (GstElement * e, gint depth)
 {
   const gchar *filter_nicks[CF_N_FILTERS], *border_nicks[CF_N_BORDERS];
-  gint filter, border;
+  gint filter, border, shape;
   guint border_value, i;
   gchar *kernel;
   CfParams p;
@@ -1157,7 +1157,9 @@ settings_refused (GstElement * e, gint depth)
   g_object_get (e, "filter", &filter, "border", &border, "border-value",
       &border_value, "sigma", &p.sigma, "sigma-y", &p.sigma_y, "kernel-size",
       &p.kernel_size, "kernel", &kernel, "divisor", &p.divisor, "offset",
-      &p.offset, "scale", &p.scale, "amount", &p.amount, NULL);
+      &p.offset, "scale", &p.scale, "amount", &p.amount, "shape", &shape,
+      "iterations", &p.iterations, "sigma-color", &p.sigma_color, NULL);
+  p.shape = (CfShape) shape;
   p.filter = cf_filters[enum_by_nick (e, "filter", filter, filter_nicks,
           CF_N_FILTERS)].filter;
   p.border = cf_borders[enum_by_nick (e, "border", border, border_nicks,
@@ -1178,12 +1180,13 @@ settings_refused (GstElement * e, gint depth)
   return NULL;
 }
 
-/* Settings every depth takes, after a refusal. */
+/* Settings every depth takes, after a refusal: kernel-size first, as an
+ * even size (which morphology takes) would refuse box. */
 static void
 settle_settings (GstElement * e)
 {
-  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
   g_object_set (e, "kernel-size", 3, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
 }
 
 static guint64 refused_starts, refused_caps, deep_kept;
