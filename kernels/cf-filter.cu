@@ -329,7 +329,11 @@ long_kernel (const __grid_constant__ FilterArgs a)
 
     if (kp.separable) {
       Acc h[2] = { 0, 0 };
-      for (int k = 0; k < nk; k++) {
+      /* Fixed bounds: the sums stay in registers. */
+#pragma unroll
+      for (int k = 0; k < 2; k++) {
+        if (k >= nk)
+          break;
         const int *row = wts + k * stride;
         Acc s = 0;
         for (int i = 0; i < kw; i++) {
@@ -344,8 +348,10 @@ long_kernel (const __grid_constant__ FilterArgs a)
       for (int n = 0; n < LONG_ROWS; n++) {
         const int j = r - n;
         if (j >= 0 && j < kh) {
-          for (int k = 0; k < nk; k++)
-            acc[n][k] += (Acc) wts[(2 + k) * stride + j] * h[k];
+#pragma unroll
+          for (int k = 0; k < 2; k++)
+            if (k < nk)
+              acc[n][k] += (Acc) wts[(2 + k) * stride + j] * h[k];
         }
       }
     } else {

@@ -28,6 +28,9 @@ static const Case cases[] = {
   {"gaussian-s2", CF_FILTER_GAUSSIAN, 2.0},
   {"gaussian-aniso", CF_FILTER_GAUSSIAN, 0.8, 1.7},
   {"gaussian-k3", CF_FILTER_GAUSSIAN, 3.0, 0, 3},
+  /* The largest: 121 taps at 8 bits; 187 x 145 and 249 x 193 at 16. */
+  {"gaussian-s20", CF_FILTER_GAUSSIAN, 20.0},
+  {"gaussian-s31-24", CF_FILTER_GAUSSIAN, 31.0, 24.0},
   {"box-1", CF_FILTER_BOX, 1, 0, 1},
   {"box-3", CF_FILTER_BOX, 1, 0, 3},
   {"box-7", CF_FILTER_BOX, 1, 0, 7},
@@ -226,6 +229,11 @@ test_fast_matches_reference (void)
             CfLayout l;
             Image in, want, got, init;
 
+            /* The reference sums every tap of every row of the frame and
+             * its apron: the longest kernels on the smaller frames only,
+             * which reach past every edge anyway. */
+            if (spec->kp.kw > CF_ARG_TAPS && w * h > 300)
+              continue;
             make_layout (&l, k, w, h, sb, strides, pad);
             image_init (&in, &l, strides);
             image_init (&want, &l, strides);

@@ -275,6 +275,11 @@ static const FilterCase filter_cases[] = {
   {F ("gaussian-s9-k51", CF_FILTER_GAUSSIAN),.sigma = 9.0,.kernel_size = 51},
   {F ("gaussian-s10-k63", CF_FILTER_GAUSSIAN),.sigma = 10.0,
       .kernel_size = 63},
+  /* past 63 taps, the long general kernel: 49 taps at 8 bits and 65 at
+   * 16; 121 and 161; 187 x 145 and 249 x 193 */
+  {F ("gaussian-s8-derived", CF_FILTER_GAUSSIAN),.sigma = 8.0},
+  {F ("gaussian-s20", CF_FILTER_GAUSSIAN),.sigma = 20.0},
+  {F ("gaussian-s31-sy24", CF_FILTER_GAUSSIAN),.sigma = 31.0,.sigma_y = 24.0},
   {F ("box-3", CF_FILTER_BOX),.kernel_size = 3},
   {F ("box-7", CF_FILTER_BOX),.kernel_size = 7},
   {F ("sobel-1", CF_FILTER_SOBEL),.kernel_size = 1},
