@@ -30,10 +30,14 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cuda_filter_debug);
 static gint
 pin_device (GstCudaFilter * self)
 {
+  gint device;
+
   if (self->backend == NULL
       || cf_backend_kind (self->backend) != CF_BACKEND_CUDA)
     return -1;
-  return cf_backend_device (self->backend);
+  device = cf_backend_device (self->backend);
+  /* Beyond the allocators' devices: plain memory, slower copies. */
+  return device < GST_CUDA_FILTER_HOST_MAX_DEVICES ? device : -1;
 }
 
 gboolean
