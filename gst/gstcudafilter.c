@@ -529,11 +529,15 @@ validate_params (const CfParams * params, guint prop_id, GError ** error)
   CfParams check = *params;
 
   if (prop_id == PROP_KERNEL) {
-    if (check.kernel == NULL)
+    /* Cleared: custom waits for its next kernel; morphology falls back to
+     * shape and kernel-size, which must then fit (kernel-size 104 was
+     * harmless beside a structuring element, not without one). */
+    if (check.kernel == NULL && check.filter == CF_FILTER_CUSTOM)
       return TRUE;
     /* Checked as the filter that reads it: a structuring element, or
      * custom weights for any other. */
-    if (!(cf_filters[check.filter].reads & CF_READS_KERNEL))
+    if (check.kernel != NULL
+        && !(cf_filters[check.filter].reads & CF_READS_KERNEL))
       check.filter = CF_FILTER_CUSTOM;
   } else if (check.filter == CF_FILTER_CUSTOM && check.kernel == NULL) {
     if (prop_id != PROP_KERNEL_SIZE)

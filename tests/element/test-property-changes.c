@@ -438,6 +438,31 @@ GST_START_TEST (test_frames_in_flight_while_playing)
 
 GST_END_TEST;
 
+/* A kernel-size that only a structuring element made harmless: clearing
+ * the element is refused (morphology would fall back to kernel-size 104,
+ * past its 63) instead of failing at the next caps. */
+GST_START_TEST (test_clearing_element_checks_kernel_size)
+{
+  const gchar *backend = backends[__i__];
+  gchar *desc, *text;
+  guint n;
+
+  if (!backend_starts (backend))
+    return;
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=GBR,width=5,height=8 ! cudafilter backend=%s "
+      "filter=erode kernel=\"1 1; 1 1\" kernel-size=104 kernel=\"\" ! "
+      "fakesink", backend);
+  text = launch_warnings (desc, &n);
+  fail_unless (n == 1, "%s: %u warnings: %s", desc, n, text);
+  fail_unless (strstr (text, "'kernel'") && strstr (text, "kernel-size 104"),
+      "%s", text);
+  g_free (text);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 static Suite *
 property_changes_suite (void)
 {
@@ -454,6 +479,8 @@ property_changes_suite (void)
   tcase_add_loop_test (tc, test_custom_without_kernel_at_start, 0,
       G_N_ELEMENTS (backends));
   tcase_add_loop_test (tc, test_launch_line_refusals_are_posted, 0,
+      G_N_ELEMENTS (backends));
+  tcase_add_loop_test (tc, test_clearing_element_checks_kernel_size, 0,
       G_N_ELEMENTS (backends));
   tcase_add_test (tc, test_refusal_with_a_bus_posts_at_once);
   tcase_add_test (tc, test_gst_launch_prints_refusal);
