@@ -49,10 +49,11 @@ have cudafilter || {
     "libgstcudafilter.so" >&2; exit 1; }
 
 # An encoder is only useful here with a decoder for what it makes (the
-# input is decoded, and so is the output to count its frames).
+# input is decoded, and so is the output to count its frames), and H.264
+# with h264parse (gstreamer1.0-plugins-bad) between encoder and muxer.
 can_decode () {
   case $1 in
-    x264enc|openh264enc) have avdec_h264 || have openh264dec ;;
+    x264enc|openh264enc) have h264parse && { have avdec_h264 || have openh264dec; } ;;
     vp8enc) have vp8dec ;;
     jpegenc) have jpegdec ;;
     *) return 1 ;;
@@ -85,9 +86,9 @@ done
 if [ -z "$ENCODER" ]; then
   echo "cannot write ${OUTPUT:-a video}: none of $ENCODERS is installed" \
     "with its decoder (x264enc is in gstreamer1.0-plugins-ugly, vp8enc and" \
-    "jpegenc in gstreamer1.0-plugins-good, the decoders avdec_h264 in" \
-    "gstreamer1.0-libav); or name the output .mkv, which any of them" \
-    "can write" >&2
+    "jpegenc in gstreamer1.0-plugins-good, the decoder avdec_h264 in" \
+    "gstreamer1.0-libav, h264parse in gstreamer1.0-plugins-bad); or name" \
+    "the output .mkv, which any of them can write" >&2
   exit 1
 fi
 case $ENCODER in

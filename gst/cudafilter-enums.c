@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the enum types of the element's properties.  The nicks are the
  * public interface (gst-launch-1.0 syntax); keep them stable. */
 #ifdef HAVE_CONFIG_H

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the enum types of the element's properties. */
 #ifndef __CUDAFILTER_ENUMS_H__
 #define __CUDAFILTER_ENUMS_H__

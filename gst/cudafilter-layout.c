@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: GstVideoInfo to CfLayout, generically from GstVideoFormatInfo
  * so every format is described by the same few rules: one channel job per
  * component, with the word, depth and shift its samples have (CfChannel),

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: built-in presets.  They need no preset file, so they work
  * uninstalled; presets a user saves go through GStreamer's default
  * implementation (a .prs file under the user data dir) and take precedence

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: statistics a user can read (properties) or receive (element
  * messages) to tell whether filtering keeps up. */
 #ifndef __GST_CUDA_FILTER_STATS_H__

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the streaming half of the element.
  *
  * Frames in flight: each input buffer is submitted to the backend as soon as

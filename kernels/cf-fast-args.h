@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: a frame and a separable or dense spec as the fast 8-bit
  * kernels see them (internal to kernels/, C++ only).  cf-fast.cu fills them
  * when a plan is made; the kernels of cf-fast-kernels.cuh and cf-mma.cu

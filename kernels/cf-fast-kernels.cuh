@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the fast kernels for 8-bit frames, and the choosers that
  * pick one instance for a plan; the translation units of
  * cf-fast-instances.h instantiate them, so that ninja compiles them in

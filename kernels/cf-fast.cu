@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the fast paths' planner: which fast kernel (tensor cores,
  * cf-mma.cu, or the FMA kernels of cf-fast-kernels.cuh) takes a spec on
  * a layout, and the launch of the one picked. */

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the general filter kernels.  One launch runs every channel job of a
  * frame: grid x enumerates (tile column, job) pairs, y the tile rows, and
  * blocks past the edge of a smaller plane (chroma) return at once.

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the launcher C ABI between the engine and the CUDA kernels.
  * Every launcher takes an explicit stream and returns a cudaError_t. */
 #ifndef CF_LAUNCH_H

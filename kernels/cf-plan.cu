@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: launch plans.  Which kernel runs a spec on a layout is
  * decided here once, when either changes: the tensor-core kernels where the
  * device and the taps allow, else the fast 8-bit kernels where the layout

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the general kernel's part of a launch plan (internal to
  * kernels/, C++ only).  cf-filter.cu picks and launches it, cf-plan.cu
  * holds it beside the fast kernels' part. */

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: plain types shared by the engine (gcc) and the CUDA kernels (nvcc).
  * Only POD here: the kernels know nothing else of the engine. */
 #ifndef CF_TYPES_H

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend, what backend=cpu and the
  * fallback run.  It computes the bytes of the reference backend
  * (cf-backend-cpu.c) with exact sums in the narrowest type that holds them

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the reference CPU backend, the oracle the CUDA kernels
  * and the fast CPU backend (cf-backend-cpu-fast.c) are checked against.
  * Straightforward on purpose: each channel is expanded once with its

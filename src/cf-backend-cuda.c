@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the CUDA backend.  Each frame in flight gets a slot of
  * its own (a non-blocking stream, device planes grown when a layout needs
  * more, dense weights, timing events); slots form a ring, so the upload,

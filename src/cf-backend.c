@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: backend creation, dispatch, and the frames in flight:
  * the base owns their queue and which slot each one uses, so no backend
  * and no caller keeps a count of its own. */

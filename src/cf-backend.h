@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the backends behind one interface.  The CPU backend is
  * the reference and the fallback; the CUDA backend computes the same bytes. */
 #ifndef CF_BACKEND_H

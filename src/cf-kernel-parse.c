@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the custom kernel string, "0 -1 0; -1 5 -1; 0 -1 0".
  * Rows are separated by ';', values by white space or commas; the nested
  * lists of NumPy and OpenCV code ("[[0,-1,0],[-1,5,-1],[0,-1,0]]") and one

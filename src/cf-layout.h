@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: where the samples of a frame are.  A layout lists the
  * planes and, per channel, whether it is filtered, copied or filled.  The
  * element derives it from GstVideoInfo; engine users can build one for

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: spec internals for the engine's own tests. */
 #ifndef CF_SPEC_PRIVATE_H
 #define CF_SPEC_PRIVATE_H

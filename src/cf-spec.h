@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: filter parameters and the quantised filter spec built
  * from them.  A spec is built when a parameter (or the sample depth) changes,
  * never per frame; both backends run the same spec and give identical bytes. */
