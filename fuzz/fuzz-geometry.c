@@ -136,7 +136,7 @@ gaussian_taps (int n, double sigma, double *out)
 typedef struct
 {
   int kw, kh;
-  double w[2][63 * 63];
+  double w[2][CF_MAX_TAPS * CF_MAX_TAPS];
   int n;                        /* 2 for magnitude */
 } RefKernel;
 
@@ -260,7 +260,7 @@ reference_kernel (const Choice * c, int sample_bytes, RefKernel * k)
 {
   const CfParams *p = &c->params;
   int maxval = sample_bytes == 1 ? 255 : 65535;
-  double row[64], col[64], tmp[64];
+  double row[CF_MAX_TAPS + 1], col[CF_MAX_TAPS + 1], tmp[CF_MAX_TAPS + 1];
   int size = p->kernel_size, nr, nc, i;
 
   k->n = 1;
