@@ -128,11 +128,12 @@ GST_END_TEST;
 GST_START_TEST (test_custom_without_kernel)
 {
   const gchar *props[] = { "filter", "custom", NULL };
-  GstBus *bus = gst_bus_new ();
+  GstBus *bus;
   GstElement *e;
   GstMessage *m;
 
   SKIP_WITHOUT_BACKEND (__i__);
+  bus = gst_bus_new ();
 
   /* Settings that cannot work fail the start, as filesrc without a
    * location does. */
