@@ -28,7 +28,8 @@
  * fallback notice (and GstBaseTransform's "not negotiated" when a
  * renegotiation meets a flush: it retries); every frame that entered an element leaves it, once, in
  * order, with its timestamps, except frames a flush (or a state change to
- * READY) discarded while they were in flight; no step takes longer than
+ * READY) discarded while they were in flight and frames QoS dropped (each
+ * named by its element's QOS message); no step takes longer than
  * CF_HOSTILE_STEP_TIMEOUT seconds (a hang).  Leaks: run under the leaks
  * tracer (check-leaks.sh), nothing may be alive at exit.
  *
@@ -53,8 +54,18 @@
  * as display sinks and hardware encoders offer), query (ALLOCATION and
  * DRAIN queries from upstream with frames in flight: all of them out
  * before the answer), meta (a buffer whose video meta describes more than
- * it holds: an ERROR, never a read past its end), segment (a BYTES
- * segment, appsrc's default: no critical).
+ * it holds, in one memory or in one for each plane: an ERROR, never a read
+ * past its end; and frames in one memory for each plane that hold what
+ * they need: through), segment (a BYTES segment, appsrc's default: no
+ * critical), live (pipeline episodes with a live source: appsrc stamps
+ * each frame with the running time, the sinks sync and send QoS, qos=true
+ * set on the filters or left to them; a frame may be missing only where
+ * its element's QOS message names it), context (a CUDA context set on the
+ * pipeline or a filter from another thread while it plays; where
+ * gstreamer-cuda is built and a context can be made on device 0, else
+ * nothing, said at the start), refuse (a start at caps the element
+ * refuses, interlaced or a format it does not offer: the frame after them
+ * is not-negotiated, no ERROR from the element).
  *
  * Where the element must refuse its settings with an ERROR (at the first
  * caps after a start, or new caps whose depth the settings do not take)
@@ -2220,8 +2231,9 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
   } else {
     pipeline_build (ep);
   }
-  desc = g_strdup_printf ("%s, backend=%s, %u element(s)", ep->harness ?
-      "harness" : "pipeline", ep->backend, ep->n_filters);
+  desc = g_strdup_printf ("%s, backend=%s, %u element(s)%s", ep->harness ?
+      "harness" : ep->live ? "live pipeline" : "pipeline", ep->backend,
+      ep->n_filters, ep->live ? ", QoS" : "");
   episode_desc = desc;
 
   ep->props.rand = g_rand_new_with_seed (g_rand_int (ep->rand));
@@ -2419,8 +2431,8 @@ main (int argc, char **argv)
       G_GUINT64_FORMAT " CPU fallback notices, %" G_GUINT64_FORMAT
       " renegotiations retried after a flush\n", seed, step, episode,
       (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
-      total_dropped, total_qos, refusals, g_atomic_int_get (&glib_expected), fallbacks,
-      renegotiations);
+      total_dropped, total_qos, refusals, g_atomic_int_get (&glib_expected),
+      fallbacks, renegotiations);
   class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
   if (incomplete_warnings > (guint64) g_atomic_int_get (&half_made_changes))
     die ("%" G_GUINT64_FORMAT " warnings about a missing kernel for %d "
