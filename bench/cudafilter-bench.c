@@ -18,6 +18,8 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-launch.h"
+#include "cf-nonlin-launch.h"
+#include "cf-region-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -41,7 +43,9 @@ static int opt_device = 0;
 static GOptionEntry entries[] = {
   {"filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filters,
       "Comma-separated filters: gaussian, box, sobel, sobel-x, sobel-y, "
-        "scharr, laplacian, sharpen, custom (default gaussian)", "LIST"},
+        "scharr, laplacian, sharpen, custom, median, erode, dilate, open, "
+        "close, gradient, tophat, blackhat, bilateral (default gaussian)",
+      "LIST"},
   {"sigma", 's', 0, G_OPTION_ARG_DOUBLE, &opt_sigma,
       "Gaussian / sharpen sigma (default 2.0: 13 taps)", "SIGMA"},
   {"kernel-size", 'k', 0, G_OPTION_ARG_INT, &opt_kernel_size,
@@ -71,8 +75,10 @@ static GOptionEntry entries[] = {
 
 static const char *filter_names[] = {
   "gaussian", "box", "sobel", "sobel-x", "sobel-y", "scharr", "laplacian",
-  "sharpen", "custom"
+  "sharpen", "custom", "median", "erode", "dilate", "open", "close",
+  "gradient", "tophat", "blackhat", "bilateral", "pixelate"
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (filter_names) == CF_N_FILTERS);
 
 static const char *border_names[] = {
   "reflect101", "replicate", "reflect", "wrap", "constant"
@@ -152,6 +158,10 @@ typedef struct
   const int *d_dense;
   CfLaunchPlan *plan;           /* made once, as the CUDA backend does */
   cudaError_t plan_err;         /* why there is none */
+  /* The nonlinear operations' scratch and colour groups. */
+  unsigned short *d_scratch;
+  int groups[CF_MAX_CHANNELS][3];
+  CfPixelateArgs pixelate;      /* the whole frame's blocks */
 #ifdef HAVE_CUFFT
   CfFft *fft;
 #endif
@@ -162,6 +172,15 @@ kernel_step (gpointer data, cudaStream_t stream)
 {
   KernelStep *k = data;
 
+  if (k->spec->kp.operation == CF_OPERATION_PIXELATE) {
+    CHECK (cf_launch_pixelate (&k->frame, &k->pixelate, stream));
+    return;
+  }
+  if (k->spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    CHECK (cf_nonlin_run (&k->frame, &k->spec->kp, &k->spec->nl,
+            k->d_dense, (const int (*)[3]) k->groups, k->d_scratch, stream));
+    return;
+  }
   CHECK (k->plan_err);
   CHECK (cf_launch_plan_run (k->plan, &k->frame, k->d_dense, stream));
 }
@@ -312,11 +331,15 @@ run_case (int filter, const Format * fmt, int width, int height,
   }
   CHECK (cudaMemcpyAsync (d_in, h_pinned, dev_bytes, cudaMemcpyHostToDevice,
           stream));
-  if (!spec->kp.separable) {
-    size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
-    CHECK (cudaMalloc ((void **) &d_dense, bytes));
-    CHECK (cudaMemcpyAsync (d_dense, spec->dense, bytes,
-            cudaMemcpyHostToDevice, stream));
+  {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
+
+    if (bytes > 0) {
+      CHECK (cudaMalloc ((void **) &d_dense, bytes));
+      CHECK (cudaMemcpyAsync (d_dense, weights, bytes,
+              cudaMemcpyHostToDevice, stream));
+    }
   }
   CHECK (cudaStreamSynchronize (stream));
 
@@ -332,8 +355,26 @@ run_case (int filter, const Format * fmt, int width, int height,
       sizeof (CfChannel) * layout.n_channels);
   ks.spec = spec;
   ks.d_dense = d_dense;
-  ks.plan_err = cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
-      &spec->kp, &spec->sep, &ks.plan);
+  if (spec->kp.operation == CF_OPERATION_CONVOLVE) {
+    ks.plan_err = cf_launch_plan_new (ks.frame.channels, ks.frame.n_channels,
+        &spec->kp, &spec->sep, &ks.plan);
+  } else if (spec->kp.operation == CF_OPERATION_PIXELATE) {
+    /* Blocks from the frame's corner, chroma's over its subsampling. */
+    for (int c = 0; c < layout.n_channels; c++) {
+      const CfChannel *ch = &layout.channels[c];
+
+      ks.pixelate.rect[c].w = ch->width;
+      ks.pixelate.rect[c].h = ch->height;
+      ks.pixelate.bx[c] = MAX (1, spec->kp.block * ch->width / width);
+      ks.pixelate.by[c] = MAX (1, spec->kp.block * ch->height / height);
+    }
+  } else {
+    size_t bytes = cf_nonlin_scratch_bytes (&ks.frame, &spec->nl);
+
+    cf_layout_colour_groups (&layout, ks.groups);
+    if (bytes > 0)
+      CHECK (cudaMalloc ((void **) &ks.d_scratch, bytes));
+  }
 #ifdef HAVE_CUFFT
   ks.fft = cf_fft_new ();
 #endif
@@ -385,8 +426,10 @@ run_case (int filter, const Format * fmt, int width, int height,
     if (tiles.n_tiles > 0)
       printf ("    fft: %d tiles of %dx%d\n", tiles.n_tiles, tiles.fft_w,
           tiles.fft_h);
-    else
+    else if (ks.plan != NULL)
       printf ("    plan: %s\n", cf_launch_plan_name (ks.plan));
+    else
+      printf ("    plan: nonlinear, %d pass(es)\n", spec->nl.n_passes);
     printf ("csv,%s,%s,%d,%d,%d,%d,%d,%s,%.2f,%.2f,%.2f,%.1f,%.2f,%.3f,%.2f,"
         "%.2f,%s,%d,%d,%d\n", filter_names[filter], fmt->format, width,
         height, spec->kp.kw, spec->kp.kh, spec->kp.separable,
@@ -402,6 +445,7 @@ run_case (int filter, const Format * fmt, int width, int height,
 #endif
   CHECK (cudaStreamSynchronize (stream));
   cf_launch_plan_free (ks.plan);
+  cudaFree (ks.d_scratch);
   cudaFree (d_dense);
   cudaFreeHost (h_pinned);
   cudaFree (d_out);

@@ -36,7 +36,7 @@ static double opt_divisor = 0.0;
 
 static GOptionEntry entries[] = {
   {"filter", 0, 0, G_OPTION_ARG_STRING, &opt_filter,
-      "gaussian, box, sobel, scharr, laplacian, sharpen or custom", "NAME"},
+      "a filter's name (gaussian, box, ..., median, erode, bilateral)", "NAME"},
   {"sigma", 0, 0, G_OPTION_ARG_DOUBLE, &opt_sigma, "Gaussian sigma", "S"},
   {"kernel-size", 0, 0, G_OPTION_ARG_INT, &opt_kernel_size, "taps", "N"},
   {"kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel, "custom matrix", "M"},
@@ -52,17 +52,6 @@ static GOptionEntry entries[] = {
   {"convolution", 0, 0, G_OPTION_ARG_STRING, &opt_convolution,
       "comma-separated methods: auto, direct, fft (default auto)", "LIST"},
   {NULL}
-};
-
-static const struct
-{
-  const char *name;
-  CfFilter filter;
-} filters[] = {
-  {"gaussian", CF_FILTER_GAUSSIAN}, {"box", CF_FILTER_BOX},
-  {"sobel", CF_FILTER_SOBEL}, {"scharr", CF_FILTER_SCHARR},
-  {"laplacian", CF_FILTER_LAPLACIAN}, {"sharpen", CF_FILTER_SHARPEN},
-  {"custom", CF_FILTER_CUSTOM},
 };
 
 static int
@@ -133,14 +122,15 @@ main (int argc, char **argv)
     return 2;
   }
   cf_params_init (&params);
-  for (f = 0; f < G_N_ELEMENTS (filters); f++)
-    if (strcmp (opt_filter, filters[f].name) == 0)
+  /* Every filter of the engine's table, by its nick. */
+  for (f = 0; f < CF_N_FILTERS; f++)
+    if (strcmp (opt_filter, cf_filters[f].nick) == 0)
       break;
-  if (f == G_N_ELEMENTS (filters)) {
+  if (f == CF_N_FILTERS) {
     fprintf (stderr, "unknown filter %s\n", opt_filter);
     return 2;
   }
-  params.filter = filters[f].filter;
+  params.filter = cf_filters[f].filter;
   params.sigma = opt_sigma;
   params.kernel_size = opt_kernel_size;
   if (params.filter == CF_FILTER_CUSTOM && opt_kernel == NULL

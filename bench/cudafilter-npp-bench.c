@@ -7,7 +7,11 @@
  * (its 3x3 mask beside our 3x3 Laplacian), nppiFilterBorder with the same
  * integer matrix (custom), nppiFilterGaussAdvancedBorder with our Gaussian's
  * taps and nppiFilterGaussBorder with its fixed 13x13 mask (gaussian),
- * nppiFilterSobelVertBorder / HorizBorder (sobel-x / sobel-y); 8u and 16u,
+ * nppiFilterSobelVertBorder / HorizBorder (sobel-x / sobel-y),
+ * nppiFilterMedian (median; NPP has no border variant: it reads inside a
+ * margin of k / 2, a slightly smaller frame), nppiErodeBorder /
+ * nppiDilateBorder with a full k x k mask (erode, dilate) and
+ * nppiFilterBilateralGaussBorder (bilateral, C1 and C3 only); 8u and 16u,
  * C1, C3 and C4 (the faster of NPP's C4 and AC4, which keeps alpha as
  * cudafilter does), replicate borders on both sides.  NV12 and P010 have no
  * NPP peer (NPP has no semi-planar filters): their rows show cudafilter
@@ -31,6 +35,7 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-launch.h"
+#include "cf-nonlin-launch.h"
 
 #define PITCH_ALIGN 256
 
@@ -50,7 +55,8 @@ static GOptionEntry entries[] = {
   {"case", 'c', 0, G_OPTION_ARG_STRING, &opt_cases,
       "Comma-separated cases (default all): box-3, box-5, box-7, "
         "gaussian-5, gaussian-13, gaussian-13-mask, laplacian-3, custom-3x3, "
-        "custom-5x5, sobel-x, sobel-y", "LIST"},
+        "custom-5x5, sobel-x, sobel-y, median-3, median-5, median-15, "
+        "erode-3, dilate-3, erode-15, bilateral-9", "LIST"},
   {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
       "Timed iterations per measurement (default 50)", "N"},
   {"warmup", 'w', 0, G_OPTION_ARG_INT, &opt_warmup,
@@ -234,6 +240,10 @@ typedef struct
   const CfDeviceFrame *frame;
   CfLaunchPlan *plan;
   const int *d_dense;
+  /* The nonlinear operations instead: spec, scratch, colour groups. */
+  const CfSpec *spec;
+  unsigned short *d_scratch;
+  int groups[CF_MAX_CHANNELS][3];
 } KernelStep;
 
 static void
@@ -241,6 +251,11 @@ kernel_step (gpointer data, cudaStream_t stream)
 {
   KernelStep *k = data;
 
+  if (k->plan == NULL) {
+    CHECK (cf_nonlin_run (k->frame, &k->spec->kp, &k->spec->nl, k->d_dense,
+            (const int (*)[3]) k->groups, k->d_scratch, stream));
+    return;
+  }
   CHECK (cf_launch_plan_run (k->plan, k->frame, k->d_dense, stream));
 }
 
@@ -250,7 +265,10 @@ kernel_step (gpointer data, cudaStream_t stream)
 typedef enum
 {
   NPP_BOX, NPP_LAPLACE, NPP_MATRIX, NPP_GAUSS_ADV, NPP_GAUSS_MASK,
-  NPP_SOBEL_VERT, NPP_SOBEL_HORIZ
+  NPP_SOBEL_VERT, NPP_SOBEL_HORIZ,
+  /* The nonlinear peers: median (no border variant: an inner ROI),
+   * erosion and dilation with a mask, the bilateral Gauss filter. */
+  NPP_MEDIAN, NPP_ERODE, NPP_DILATE, NPP_BILATERAL
 } NppKind;
 
 typedef struct
@@ -277,6 +295,13 @@ static const Case cases[] = {
         "2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1", NPP_MATRIX},
   {"sobel-x", CF_FILTER_SOBEL_X, 0, 3, NULL, NPP_SOBEL_VERT},
   {"sobel-y", CF_FILTER_SOBEL_Y, 0, 3, NULL, NPP_SOBEL_HORIZ},
+  {"median-3", CF_FILTER_MEDIAN, 0, 3, NULL, NPP_MEDIAN},
+  {"median-5", CF_FILTER_MEDIAN, 0, 5, NULL, NPP_MEDIAN},
+  {"median-15", CF_FILTER_MEDIAN, 0, 15, NULL, NPP_MEDIAN},
+  {"erode-3", CF_FILTER_ERODE, 0, 3, NULL, NPP_ERODE},
+  {"dilate-3", CF_FILTER_DILATE, 0, 3, NULL, NPP_DILATE},
+  {"erode-15", CF_FILTER_ERODE, 0, 15, NULL, NPP_ERODE},
+  {"bilateral-9", CF_FILTER_BILATERAL, 3.0, 9, NULL, NPP_BILATERAL},
 };
 
 typedef struct
@@ -290,6 +315,8 @@ typedef struct
   Npp32s divisor;
   Npp32f *d_taps;               /* NPP_GAUSS_ADV */
   int n_taps;
+  Npp8u *d_mask;                /* NPP_ERODE, NPP_DILATE: all ones */
+  Npp8u *d_buffer;              /* NPP_MEDIAN's scratch */
   NppStatus status;
 } NppStep;
 
@@ -302,6 +329,124 @@ typedef struct
    ch == 3 ? fn##_C3R_Ctx (NPP_ARGS_SRC (T), __VA_ARGS__, s->ctx) : \
    s->alpha_kept ? fn##_AC4R_Ctx (NPP_ARGS_SRC (T), __VA_ARGS__, s->ctx) : \
    fn##_C4R_Ctx (NPP_ARGS_SRC (T), __VA_ARGS__, s->ctx))
+
+/* The nonlinear peers, whose calls take other arguments. */
+#define NPP_BORDER_ARGS(T) (const T *) s->fr->d_in, (int) s->fr->pitch[0], \
+    size, zero, (T *) s->fr->d_npp, (int) s->fr->pitch[0], size
+#define NPP_PICK_BORDER(fn, T, ...) \
+  (ch == 1 ? fn##_C1R_Ctx (NPP_BORDER_ARGS (T), __VA_ARGS__, s->ctx) : \
+   ch == 3 ? fn##_C3R_Ctx (NPP_BORDER_ARGS (T), __VA_ARGS__, s->ctx) : \
+   s->alpha_kept ? fn##_AC4R_Ctx (NPP_BORDER_ARGS (T), __VA_ARGS__, s->ctx) : \
+   fn##_C4R_Ctx (NPP_BORDER_ARGS (T), __VA_ARGS__, s->ctx))
+
+static NppStatus
+npp_nonlinear_call (NppStep * s)
+{
+  const NppiSize size = { s->fr->width, s->fr->height };
+  const NppiPoint zero = { 0, 0 };
+  const NppiBorderType rep = NPP_BORDER_REPLICATE;
+  const int ch = s->fr->fmt->samples;
+  const int k = s->c->kernel_size;
+  const NppiSize mask = { k, k };
+  const NppiPoint anchor = { k / 2, k / 2 };
+  const int deep = s->fr->fmt->depth > 8;
+
+  switch (s->c->npp) {
+    case NPP_MEDIAN:{
+      /* No border: the frame less a k / 2 margin, read inside it. */
+      const NppiSize inner = { size.width - (k - 1), size.height - (k - 1) };
+      size_t off = (size_t) (k / 2) * s->fr->pitch[0] +
+          (size_t) (k / 2) * ch * (deep ? 2 : 1);
+      const Npp8u *src = s->fr->d_in + off;
+      Npp8u *dst = s->fr->d_npp + off;
+      int step = (int) s->fr->pitch[0];
+
+      if (inner.width < 1 || inner.height < 1)
+        return NPP_SIZE_ERROR;
+      if (deep)
+        return ch == 1 ? nppiFilterMedian_16u_C1R_Ctx ((const Npp16u *) src,
+            step, (Npp16u *) dst, step, inner, mask, anchor, s->d_buffer,
+            s->ctx) : ch == 3 ? nppiFilterMedian_16u_C3R_Ctx ((const Npp16u *)
+            src, step, (Npp16u *) dst, step, inner, mask, anchor, s->d_buffer,
+            s->ctx) : s->alpha_kept ? nppiFilterMedian_16u_AC4R_Ctx ((const
+                Npp16u *) src, step, (Npp16u *) dst, step, inner, mask,
+            anchor, s->d_buffer, s->ctx) : nppiFilterMedian_16u_C4R_Ctx ((const
+                Npp16u *) src, step, (Npp16u *) dst, step, inner, mask,
+            anchor, s->d_buffer, s->ctx);
+      return ch == 1 ? nppiFilterMedian_8u_C1R_Ctx (src, step, dst, step,
+          inner, mask, anchor, s->d_buffer, s->ctx) : ch == 3 ?
+          nppiFilterMedian_8u_C3R_Ctx (src, step, dst, step, inner, mask,
+          anchor, s->d_buffer, s->ctx) : s->alpha_kept ?
+          nppiFilterMedian_8u_AC4R_Ctx (src, step, dst, step, inner, mask,
+          anchor, s->d_buffer, s->ctx) : nppiFilterMedian_8u_C4R_Ctx (src,
+          step, dst, step, inner, mask, anchor, s->d_buffer, s->ctx);
+    }
+    case NPP_ERODE:
+      return deep ? NPP_PICK_BORDER (nppiErodeBorder_16u, Npp16u, s->d_mask,
+          mask, anchor, rep) : NPP_PICK_BORDER (nppiErodeBorder_8u, Npp8u,
+          s->d_mask, mask, anchor, rep);
+    case NPP_DILATE:
+      return deep ? NPP_PICK_BORDER (nppiDilateBorder_16u, Npp16u, s->d_mask,
+          mask, anchor, rep) : NPP_PICK_BORDER (nppiDilateBorder_8u, Npp8u,
+          s->d_mask, mask, anchor, rep);
+    case NPP_BILATERAL:{
+      /* OpenCV's (and our) sigma-color for 8 bits: 30, scaled. */
+      const Npp32f sc = (Npp32f) (CF_SIGMA_COLOR_8BIT *
+          ((1 << s->fr->fmt->depth) - 1) / 255.0);
+      const Npp32f ss = (Npp32f) s->c->sigma;
+
+      if (ch == 4)              /* NPP has no four-channel bilateral */
+        return NPP_NOT_SUPPORTED_MODE_ERROR;
+      if (deep)
+        return ch == 1 ? nppiFilterBilateralGaussBorder_16u_C1R_Ctx
+            (NPP_BORDER_ARGS (Npp16u), k / 2, 1, sc * sc, ss * ss, rep,
+            s->ctx) : nppiFilterBilateralGaussBorder_16u_C3R_Ctx
+            (NPP_BORDER_ARGS (Npp16u), k / 2, 1, sc * sc, ss * ss, rep,
+            s->ctx);
+      return ch == 1 ? nppiFilterBilateralGaussBorder_8u_C1R_Ctx
+          (NPP_BORDER_ARGS (Npp8u), k / 2, 1, sc * sc, ss * ss, rep, s->ctx) :
+          nppiFilterBilateralGaussBorder_8u_C3R_Ctx (NPP_BORDER_ARGS (Npp8u),
+          k / 2, 1, sc * sc, ss * ss, rep, s->ctx);
+    }
+    default:
+      return NPP_NOT_SUPPORTED_MODE_ERROR;
+  }
+}
+
+/* Scratch and masks the nonlinear peers need. */
+static void
+npp_nonlinear_setup (NppStep * s)
+{
+  const int k = s->c->kernel_size;
+  const NppiSize mask = { k, k };
+  const NppiSize inner = { MAX (s->fr->width - (k - 1), 1),
+    MAX (s->fr->height - (k - 1), 1)
+  };
+  const int ch = s->fr->fmt->samples, deep = s->fr->fmt->depth > 8;
+  Npp32u bytes = 0;
+
+  if (s->c->npp == NPP_ERODE || s->c->npp == NPP_DILATE) {
+    Npp8u *ones = g_malloc (k * k);
+
+    memset (ones, 1, k * k);
+    CHECK (cudaMalloc ((void **) &s->d_mask, k * k));
+    CHECK (cudaMemcpy (s->d_mask, ones, k * k, cudaMemcpyHostToDevice));
+    g_free (ones);
+  }
+  if (s->c->npp != NPP_MEDIAN)
+    return;
+  if (deep)
+    (ch == 1 ? nppiFilterMedianGetBufferSize_16u_C1R_Ctx : ch == 3 ?
+        nppiFilterMedianGetBufferSize_16u_C3R_Ctx :
+        nppiFilterMedianGetBufferSize_16u_C4R_Ctx) (inner, mask, &bytes,
+        s->ctx);
+  else
+    (ch == 1 ? nppiFilterMedianGetBufferSize_8u_C1R_Ctx : ch == 3 ?
+        nppiFilterMedianGetBufferSize_8u_C3R_Ctx :
+        nppiFilterMedianGetBufferSize_8u_C4R_Ctx) (inner, mask, &bytes,
+        s->ctx);
+  CHECK (cudaMalloc ((void **) &s->d_buffer, MAX (bytes, 1)));
+}
 
 static NppStatus
 npp_call (NppStep * s)
@@ -349,6 +494,8 @@ npp_call (NppStep * s)
     case NPP_SOBEL_HORIZ:
       return deep ? NPP_NOT_SUPPORTED_MODE_ERROR :
           NPP_PICK (nppiFilterSobelHorizBorder_8u, Npp8u, rep);
+    default:
+      return npp_nonlinear_call (s);
   }
   return NPP_NOT_SUPPORTED_MODE_ERROR;
 }
@@ -478,19 +625,33 @@ static void
 run_case (const Frame * fr, const Case * c, double d2d, cudaStream_t stream)
 {
   CfSpec *spec = make_spec (c, fr->fmt->depth);
-  KernelStep ks = { &fr->frame, NULL, NULL };
+  KernelStep ks = { &fr->frame, NULL, NULL, spec };
   double t_cf, t_npp = 0;
   int have_npp = !fr->fmt->semi_planar, diff = -1;
   const char *variant = "";
 
-  if (!spec->kp.separable) {
-    size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
-    CHECK (cudaMalloc ((void **) &ks.d_dense, bytes));
-    CHECK (cudaMemcpy ((void *) ks.d_dense, spec->dense, bytes,
-            cudaMemcpyHostToDevice));
+  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    size_t bytes = (size_t) spec->nl.n_table * sizeof (int);
+    size_t scratch = cf_nonlin_scratch_bytes (&fr->frame, &spec->nl);
+
+    if (bytes > 0) {
+      CHECK (cudaMalloc ((void **) &ks.d_dense, bytes));
+      CHECK (cudaMemcpy ((void *) ks.d_dense, spec->table, bytes,
+              cudaMemcpyHostToDevice));
+    }
+    if (scratch > 0)
+      CHECK (cudaMalloc ((void **) &ks.d_scratch, scratch));
+    cf_layout_colour_groups (&fr->layout, ks.groups);
+  } else {
+    if (!spec->kp.separable) {
+      size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+      CHECK (cudaMalloc ((void **) &ks.d_dense, bytes));
+      CHECK (cudaMemcpy ((void *) ks.d_dense, spec->dense, bytes,
+              cudaMemcpyHostToDevice));
+    }
+    CHECK (cf_launch_plan_new (fr->frame.channels, fr->frame.n_channels,
+            &spec->kp, &spec->sep, &ks.plan));
   }
-  CHECK (cf_launch_plan_new (fr->frame.channels, fr->frame.n_channels,
-          &spec->kp, &spec->sep, &ks.plan));
   t_cf = time_step (kernel_step, &ks, stream);
   cf_launch_plan_free (ks.plan);
 
@@ -502,6 +663,7 @@ run_case (const Frame * fr, const Case * c, double d2d, cudaStream_t stream)
       npp_matrix (&s, c->kernel);
     if (c->npp == NPP_GAUSS_ADV)
       npp_taps (&s, c);
+    npp_nonlinear_setup (&s);
     have_npp = npp_call (&s) >= 0;
     if (have_npp) {
       t_npp = time_step (npp_step, &s, stream);
@@ -527,6 +689,8 @@ run_case (const Frame * fr, const Case * c, double d2d, cudaStream_t stream)
     }
     cudaFree (s.d_matrix);
     cudaFree (s.d_taps);
+    cudaFree (s.d_mask);
+    cudaFree (s.d_buffer);
   }
 
   if (have_npp)
@@ -543,6 +707,7 @@ run_case (const Frame * fr, const Case * c, double d2d, cudaStream_t stream)
       variant, d2d, t_cf / d2d, have_npp ? t_npp / t_cf : -1.0, diff);
   fflush (stdout);
   cudaFree ((void *) ks.d_dense);
+  cudaFree (ks.d_scratch);
   cf_spec_free (spec);
 }
 

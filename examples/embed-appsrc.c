@@ -11,7 +11,11 @@
  *
  * Build:  cc embed-appsrc.c $(pkg-config --cflags --libs gstreamer-app-1.0 \
  *           gstreamer-video-1.0) -o embed-appsrc
- * Run:    GST_PLUGIN_PATH=/path/to/build/gst ./embed-appsrc [auto|cuda|cpu]
+ * Run:    GST_PLUGIN_PATH=/path/to/build/gst ./embed-appsrc [BACKEND]
+ *         (BACKEND: auto, cuda or cpu; auto when left out)
+ *
+ * Exits 0 when every frame is right, 1 when the pipeline fails or a frame is
+ * wrong or missing, 2 on a bad argument.
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,6 +94,47 @@ check_frame (const GstVideoInfo * info, GstSample * sample, int i)
   return bad != 0;
 }
 
+/* Sets the backend by its name; a name the element does not know is
+ * refused with the ones it does (a string in a launch line would only be a
+ * warning, and the pipeline would run with the default). */
+static gboolean
+set_backend (GstElement * filter, const char *name)
+{
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS
+      (filter), "backend");
+  GEnumClass *klass = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+  GEnumValue *value = g_enum_get_value_by_nick (klass, name);
+  guint i;
+
+  if (value != NULL) {
+    g_object_set (filter, "backend", value->value, NULL);
+    return TRUE;
+  }
+  fprintf (stderr, "Unknown backend '%s'; the backend is one of:", name);
+  for (i = 0; i < klass->n_values; i++)
+    fprintf (stderr, " %s", klass->values[i].value_nick);
+  fprintf (stderr, "\n");
+  return FALSE;
+}
+
+/* An error the pipeline posted, printed; TRUE when there was one. */
+static gboolean
+report_error (GstElement * pipeline, const char *what)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+
+  gst_object_unref (bus);
+  if (msg == NULL)
+    return FALSE;
+  gst_message_parse_error (msg, &err, NULL);
+  fprintf (stderr, "%s: %s\n", what, err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  return TRUE;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -98,26 +143,35 @@ main (int argc, char **argv)
   GstVideoInfo info;
   GstCaps *caps;
   GError *err = NULL;
-  gchar *desc;
   guint64 processed = 0;
-  gdouble gpu_us = 0;
+  gdouble filter_us = 0;
   int i, failures = 0, received = 0;
 
   gst_init (&argc, &argv);
+  if (argc > 2) {
+    fprintf (stderr, "usage: %s [BACKEND]\n", argv[0]);
+    return 2;
+  }
 
-  desc = g_strdup_printf ("appsrc name=src format=time ! "
-      "cudafilter name=filter filter=box kernel-size=3 backend=%s ! "
-      "appsink name=sink sync=false", backend);
-  pipeline = gst_parse_launch (desc, &err);
-  g_free (desc);
+  pipeline = gst_parse_launch ("appsrc name=src format=time ! "
+      "cudafilter name=filter filter=box kernel-size=3 ! "
+      "appsink name=sink sync=false", &err);
   if (pipeline == NULL) {
     fprintf (stderr, "Could not build the pipeline: %s\n(Is GST_PLUGIN_PATH "
         "set to the folder holding libgstcudafilter.so?)\n", err->message);
+    g_error_free (err);
     return 1;
   }
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   filter = gst_bin_get_by_name (GST_BIN (pipeline), "filter");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  if (!set_backend (filter, backend)) {
+    gst_object_unref (src);
+    gst_object_unref (filter);
+    gst_object_unref (sink);
+    gst_object_unref (pipeline);
+    return 2;
+  }
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, WIDTH, HEIGHT);
   GST_VIDEO_INFO_FPS_N (&info) = 30;
@@ -129,18 +183,9 @@ main (int argc, char **argv)
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
     /* The element says why on the bus (no CUDA device, bad settings...). */
-    GstBus *bus = gst_element_get_bus (pipeline);
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-
-    if (msg) {
-      gst_message_parse_error (msg, &err, NULL);
-      fprintf (stderr, "The pipeline did not start: %s\n", err->message);
-      g_clear_error (&err);
-      gst_message_unref (msg);
-    } else {
+    if (!report_error (pipeline, "The pipeline did not start"))
       fprintf (stderr, "The pipeline did not start\n");
-    }
-    gst_object_unref (bus);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
     return 1;
   }
 
@@ -150,40 +195,39 @@ main (int argc, char **argv)
     gst_app_src_push_buffer (GST_APP_SRC (src), make_frame (&info, i));
   gst_app_src_end_of_stream (GST_APP_SRC (src));
 
+  /* An error stops the stream before its end reaches the sink, so wait in
+   * short steps and look at the bus between them rather than block. */
   for (;;) {
-    GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+    GstSample *sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+        GST_SECOND / 10);
 
-    if (sample == NULL)
-      break;                    /* end of stream (or an error, below) */
+    if (sample == NULL) {
+      if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
+        break;
+      if (report_error (pipeline, "Error")) {
+        failures++;
+        break;
+      }
+      continue;
+    }
     if (received < N_FRAMES)
       failures += check_frame (&info, sample, received);
     received++;
     gst_sample_unref (sample);
   }
 
-  {
-    GstBus *bus = gst_element_get_bus (pipeline);
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (report_error (pipeline, "Error"))
+    failures++;
 
-    if (msg != NULL) {
-      gst_message_parse_error (msg, &err, NULL);
-      fprintf (stderr, "Error: %s\n", err->message);
-      g_clear_error (&err);
-      gst_message_unref (msg);
-      failures++;
-    }
-    gst_object_unref (bus);
-  }
-
-  g_object_get (filter, "frames-processed", &processed, "gpu-time", &gpu_us,
-      NULL);
+  g_object_get (filter, "frames-processed", &processed, "filter-time",
+      &filter_us, NULL);
   if (received != N_FRAMES || processed != N_FRAMES) {
     fprintf (stderr, "%d frames in, %d out, frames-processed %"
         G_GUINT64_FORMAT "\n", N_FRAMES, received, processed);
     failures++;
   }
   printf ("%d frames in, %d out, %d wrong; last frame filtered in %.1f us\n",
-      N_FRAMES, received, failures, gpu_us);
+      N_FRAMES, received, failures, filter_us);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (src);

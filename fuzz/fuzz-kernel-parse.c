@@ -4,8 +4,13 @@
  * or leak (AddressSanitizer/LeakSanitizer watch), and the parser must agree
  * with an independent reading of the documented grammar: rows separated by
  * ';' (one trailing ';' allowed), values by white space (space, tab, line
- * break, vertical tab, form feed) or commas, every value a whole finite number, every row the same length, at
- * most CF_MAX_TAPS x CF_MAX_TAPS. */
+ * break, vertical tab, form feed) or commas, every value a whole finite
+ * number, every row the same length, at most CF_MAX_TAPS x CF_MAX_TAPS; a
+ * row whose values are separated by commas in some places and by white
+ * space alone in others is refused (it reads as several rows).  The whole
+ * kernel may be enclosed in one pair of brackets ("[1 2; 3 4]"), or written
+ * as a bracketed list of bracketed rows ("[[1,2],[3,4]]", rows separated by
+ * commas or white space or nothing, no ';', no empty row). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,54 +26,167 @@ is_sep (char c)
       c == '\v' || c == '\f';
 }
 
-/* The grammar above, written from the documentation. */
+/* The grammar above, written from the documentation: the text becomes a
+ * list of tokens ('[', ']', ';', ',' and words; white space only ends a
+ * word), then the three forms are read from the tokens. */
+enum
+{ TOK_OPEN = '[', TOK_CLOSE = ']', TOK_SEMI = ';', TOK_COMMA = ',',
+  TOK_WORD = 'w'
+};
+
+typedef struct
+{
+  int kind;
+  char *word;
+} Token;
+
+static GArray *
+tokenize (const char *text)
+{
+  GArray *toks = g_array_new (FALSE, FALSE, sizeof (Token));
+  const char *p = text;
+
+  while (*p) {
+    Token t = { 0, NULL };
+
+    if (is_sep (*p) && *p != ',') {
+      p++;
+      continue;
+    }
+    if (strchr ("[];,", *p) != NULL) {
+      t.kind = *p++;
+    } else {
+      const char *start = p;
+
+      while (*p && !is_sep (*p) && strchr ("[];", *p) == NULL)
+        p++;
+      t.kind = TOK_WORD;
+      t.word = g_strndup (start, p - start);
+    }
+    g_array_append_val (toks, t);
+  }
+  return toks;
+}
+
+/* One row: words and commas from toks[a] to toks[b - 1].  Returns the
+ * number of values (0 for an empty row) or -1 when the row is wrong. */
+static int
+read_row (GArray * toks, guint a, guint b, GArray * values)
+{
+  gboolean comma_gap = FALSE, space_gap = FALSE, comma = FALSE;
+  int count = 0;
+  guint i;
+
+  for (i = a; i < b; i++) {
+    Token *t = &g_array_index (toks, Token, i);
+    char *end;
+    double v;
+
+    if (t->kind == TOK_COMMA) {
+      comma = TRUE;
+      continue;
+    }
+    if (t->kind != TOK_WORD)
+      return -1;
+    v = g_ascii_strtod (t->word, &end);
+    if (end == t->word || *end != '\0' || !isfinite (v))
+      return -1;
+    if (count > 0) {
+      if (comma)
+        comma_gap = TRUE;
+      else
+        space_gap = TRUE;
+    }
+    comma = FALSE;
+    g_array_append_val (values, v);
+    count++;
+  }
+  return comma_gap && space_gap ? -1 : count;
+}
+
+static gboolean
+add_row (int count, int *w, int *h)
+{
+  if (count <= 0 || (*w >= 0 && count != *w))
+    return FALSE;
+  *w = count;
+  (*h)++;
+  return TRUE;
+}
+
+/* Rows separated by ';' between toks[a] and toks[b - 1]; the last may be
+ * empty (a trailing ';') when it is not the first. */
+static gboolean
+read_rows (GArray * toks, guint a, guint b, int *w, int *h, GArray * values)
+{
+  guint start = a, i;
+
+  for (i = a; i <= b; i++) {
+    int count;
+
+    if (i < b && g_array_index (toks, Token, i).kind != TOK_SEMI)
+      continue;
+    count = read_row (toks, start, i, values);
+    if (count == 0 && i == b && start > a)
+      return TRUE;
+    if (!add_row (count, w, h))
+      return FALSE;
+    start = i + 1;
+  }
+  return TRUE;
+}
+
+/* "[" row "]" with commas around and between the rows, from toks[a] to
+ * toks[b - 1]. */
+static gboolean
+read_nested (GArray * toks, guint a, guint b, int *w, int *h, GArray * values)
+{
+  guint i = a;
+
+  while (i < b) {
+    int kind = g_array_index (toks, Token, i).kind;
+    guint close;
+
+    if (kind == TOK_COMMA) {
+      i++;
+      continue;
+    }
+    if (kind != TOK_OPEN)
+      return FALSE;
+    for (close = i + 1; close < b; close++)
+      if (g_array_index (toks, Token, close).kind == TOK_CLOSE)
+        break;
+    if (close == b || !add_row (read_row (toks, i + 1, close, values), w, h))
+      return FALSE;
+    i = close + 1;
+  }
+  return TRUE;
+}
+
 static gboolean
 reference_parse (const char *text, int *w_out, int *h_out, GArray * values)
 {
-  char **rows = g_strsplit (text, ";", -1);
-  int n_rows = g_strv_length (rows), w = -1, h = 0, r;
-  gboolean ok = TRUE;
+  GArray *toks = tokenize (text);
+  guint n = toks->len, i;
+  int w = -1, h = 0;
+  gboolean ok, brackets = FALSE;
 
-  for (r = 0; r < n_rows && ok; r++) {
-    const char *p = rows[r];
-    int count = 0;
+  for (i = 0; i < n; i++)
+    brackets |= g_array_index (toks, Token, i).kind == TOK_OPEN ||
+        g_array_index (toks, Token, i).kind == TOK_CLOSE;
+  if (!brackets)
+    ok = read_rows (toks, 0, n, &w, &h, values);
+  else if (n < 2 || g_array_index (toks, Token, 0).kind != TOK_OPEN ||
+      g_array_index (toks, Token, n - 1).kind != TOK_CLOSE)
+    ok = FALSE;
+  else if (g_array_index (toks, Token, 1).kind == TOK_OPEN)
+    ok = read_nested (toks, 1, n - 1, &w, &h, values);
+  else
+    ok = read_rows (toks, 1, n - 1, &w, &h, values);
 
-    for (;;) {
-      const char *start;
-      char *token, *end;
-      double v;
-
-      while (*p && is_sep (*p))
-        p++;
-      if (!*p)
-        break;
-      start = p;
-      while (*p && !is_sep (*p))
-        p++;
-      token = g_strndup (start, p - start);
-      v = g_ascii_strtod (token, &end);
-      if (end == token || *end != '\0' || !isfinite (v))
-        ok = FALSE;
-      g_free (token);
-      if (!ok)
-        break;
-      g_array_append_val (values, v);
-      count++;
-    }
-    if (!ok)
-      break;
-    if (count == 0) {
-      if (r == n_rows - 1 && r > 0)
-        break;                  /* a trailing ';' */
-      ok = FALSE;
-      break;
-    }
-    if (w >= 0 && count != w)
-      ok = FALSE;
-    w = count;
-    h++;
-  }
-  g_strfreev (rows);
+  for (i = 0; i < n; i++)
+    g_free (g_array_index (toks, Token, i).word);
+  g_array_free (toks, TRUE);
   if (ok && (w > CF_MAX_TAPS || h > CF_MAX_TAPS || h == 0))
     ok = FALSE;
   *w_out = w;

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: memory:CUDAMemory interop (gstreamer-cuda-1.0).
  *
  * The context is shared the way the nvcodec elements share it: set on the
@@ -118,7 +122,7 @@ cudafilter_cuda_memory_caps (const GValue * formats)
   }
   gst_caps_unref (held);
   if (missing->len)
-    GST_INFO ("GStreamer %s's CUDA allocator does not hold%s: these "
+    GST_INFO ("%s's CUDA allocator does not hold%s: these "
         "formats travel in system memory only", gst_version_string (),
         missing->str);
   g_string_free (missing, TRUE);

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: memory:CUDAMemory interop (gstreamer-cuda-1.0).
  *
  * Built with the cuda-memory feature, the element accepts and produces

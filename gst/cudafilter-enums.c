@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the enum types of the element's properties.  The nicks are the
  * public interface (gst-launch-1.0 syntax); keep them stable. */
 #ifdef HAVE_CONFIG_H
@@ -20,7 +24,24 @@ SAME_FILTER (SCHARR);
 SAME_FILTER (LAPLACIAN);
 SAME_FILTER (SHARPEN);
 SAME_FILTER (CUSTOM);
-G_STATIC_ASSERT (GST_CUDA_FILTER_MODE_CUSTOM + 1 == CF_N_FILTERS);
+SAME_FILTER (MEDIAN);
+SAME_FILTER (ERODE);
+SAME_FILTER (DILATE);
+SAME_FILTER (OPEN);
+SAME_FILTER (CLOSE);
+SAME_FILTER (GRADIENT);
+SAME_FILTER (TOPHAT);
+SAME_FILTER (BLACKHAT);
+SAME_FILTER (BILATERAL);
+SAME_FILTER (PIXELATE);
+G_STATIC_ASSERT (GST_CUDA_FILTER_MODE_PIXELATE + 1 == CF_N_FILTERS);
+
+#define SAME_SHAPE(x) \
+  G_STATIC_ASSERT ((int) GST_CUDA_FILTER_SHAPE_##x == (int) CF_SHAPE_##x)
+SAME_SHAPE (RECT);
+SAME_SHAPE (ELLIPSE);
+SAME_SHAPE (CROSS);
+G_STATIC_ASSERT (GST_CUDA_FILTER_SHAPE_CROSS + 1 == CF_N_SHAPES);
 
 #define SAME_BORDER(x) \
   G_STATIC_ASSERT ((int) GST_CUDA_FILTER_BORDER_##x == (int) CF_BORDER_##x)
@@ -50,6 +71,7 @@ func (void)                                                          \
 /* Filled once, before their types register; the last entries stay zero. */
 static GEnumValue filter_modes[CF_N_FILTERS + 1];
 static GEnumValue border_modes[CF_N_BORDERS + 1];
+static GEnumValue shapes[CF_N_SHAPES + 1];
 
 static void
 fill_filter_modes (void)
@@ -72,6 +94,18 @@ fill_border_modes (void)
     border_modes[i].value = cf_borders[i].border;
     border_modes[i].value_name = cf_borders[i].blurb;
     border_modes[i].value_nick = cf_borders[i].nick;
+  }
+}
+
+static void
+fill_shapes (void)
+{
+  int i;
+
+  for (i = 0; i < CF_N_SHAPES; i++) {
+    shapes[i].value = cf_shapes[i].shape;
+    shapes[i].value_name = cf_shapes[i].blurb;
+    shapes[i].value_nick = cf_shapes[i].nick;
   }
 }
 
@@ -129,6 +163,8 @@ DEFINE_ENUM_TYPE (gst_cuda_filter_mode_get_type, "GstCudaFilterMode",
     filter_modes, fill_filter_modes ());
 DEFINE_ENUM_TYPE (gst_cuda_filter_border_get_type, "GstCudaFilterBorder",
     border_modes, fill_border_modes ());
+DEFINE_ENUM_TYPE (gst_cuda_filter_shape_get_type, "GstCudaFilterShape",
+    shapes, fill_shapes ());
 DEFINE_ENUM_TYPE (gst_cuda_filter_backend_get_type, "GstCudaFilterBackend",
     backends, (void) 0);
 DEFINE_ENUM_TYPE (gst_cuda_filter_planes_get_type, "GstCudaFilterPlanes",

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the enum types of the element's properties. */
 #ifndef __CUDAFILTER_ENUMS_H__
 #define __CUDAFILTER_ENUMS_H__
@@ -18,8 +22,26 @@ typedef enum
   GST_CUDA_FILTER_MODE_SCHARR,
   GST_CUDA_FILTER_MODE_LAPLACIAN,
   GST_CUDA_FILTER_MODE_SHARPEN,
-  GST_CUDA_FILTER_MODE_CUSTOM
+  GST_CUDA_FILTER_MODE_CUSTOM,
+  GST_CUDA_FILTER_MODE_MEDIAN,
+  GST_CUDA_FILTER_MODE_ERODE,
+  GST_CUDA_FILTER_MODE_DILATE,
+  GST_CUDA_FILTER_MODE_OPEN,
+  GST_CUDA_FILTER_MODE_CLOSE,
+  GST_CUDA_FILTER_MODE_GRADIENT,
+  GST_CUDA_FILTER_MODE_TOPHAT,
+  GST_CUDA_FILTER_MODE_BLACKHAT,
+  GST_CUDA_FILTER_MODE_BILATERAL,
+  GST_CUDA_FILTER_MODE_PIXELATE
 } GstCudaFilterMode;
+
+/* Values equal the engine's CfShape. */
+typedef enum
+{
+  GST_CUDA_FILTER_SHAPE_RECT = 0,
+  GST_CUDA_FILTER_SHAPE_ELLIPSE,
+  GST_CUDA_FILTER_SHAPE_CROSS
+} GstCudaFilterShape;
 
 /* Values equal the engine's CfBorder. */
 typedef enum
@@ -49,6 +71,9 @@ GType gst_cuda_filter_mode_get_type (void);
 
 #define GST_TYPE_CUDA_FILTER_BORDER (gst_cuda_filter_border_get_type ())
 GType gst_cuda_filter_border_get_type (void);
+
+#define GST_TYPE_CUDA_FILTER_SHAPE (gst_cuda_filter_shape_get_type ())
+GType gst_cuda_filter_shape_get_type (void);
 
 #define GST_TYPE_CUDA_FILTER_BACKEND (gst_cuda_filter_backend_get_type ())
 GType gst_cuda_filter_backend_get_type (void);

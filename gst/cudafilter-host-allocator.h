@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: a GstAllocator of pinned host memory (see cf-host-memory.h),
  * offered upstream and used for output buffers so PCIe copies run at full
  * speed and overlap with the kernels. */

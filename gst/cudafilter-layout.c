@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: GstVideoInfo to CfLayout, generically from GstVideoFormatInfo
  * so every format is described by the same few rules: one channel job per
  * component, with the word, depth and shift its samples have (CfChannel),
@@ -234,6 +238,10 @@ gst_cuda_filter_layout_from_info (const GstVideoInfo * info,
   layout->sample_bytes = depth > 8 ? 2 : 1;
   layout->depth = depth;
   layout->n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  /* Packed RGB: one colour a pixel (the bilateral's distance); planar
+   * GBR and YUV are filtered plane by plane. */
+  layout->colour = GST_VIDEO_FORMAT_INFO_IS_RGB (finfo)
+      && GST_VIDEO_INFO_N_PLANES (info) == 1;
 
   for (c = 0; c < n_comps; c++) {
     int plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);

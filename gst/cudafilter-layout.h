@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the engine's CfLayout for a negotiated GstVideoInfo. */
 #ifndef __CUDAFILTER_LAYOUT_H__
 #define __CUDAFILTER_LAYOUT_H__

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: pinning the upstream system memory that pools recycle. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

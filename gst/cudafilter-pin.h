@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: pinning the upstream system memory that pools recycle. */
 #ifndef __CUDAFILTER_PIN_H__
 #define __CUDAFILTER_PIN_H__

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: built-in presets.  They need no preset file, so they work
  * uninstalled; presets a user saves go through GStreamer's default
  * implementation (a .prs file under the user data dir) and take precedence
@@ -39,13 +43,23 @@ static const BuiltinPreset builtins[] = {
   {"emboss", "Grey relief lit from the top left",
       {"kernel", "-2 -1 0; -1 0 1; 0 1 2", "filter", "custom", "offset", "128",
           NULL}},
+  {"denoise", "Median of each 3x3 neighbourhood: removes salt-and-pepper "
+        "noise", {"filter", "median", "kernel-size", "3", NULL}},
+  {"denoise-strong", "Median of each 5x5 neighbourhood",
+      {"filter", "median", "kernel-size", "5", NULL}},
+  {"skin-smooth", "Bilateral smoothing that keeps edges (diameter 9)",
+      {"filter", "bilateral", "kernel-size", "9", "sigma", "3",
+          "sigma-color", "30", NULL}},
+  {"mask-clean", "Opening with a 3x3 ellipse: removes specks from masks",
+      {"filter", "open", "shape", "ellipse", "kernel-size", "3", NULL}},
 };
 
 /* Filter settings: what presets store.  Where frames are filtered
  * (backend, device, frames in flight) and statistics stay out. */
 static const gchar *const preset_properties[] = {
   "filter", "sigma", "sigma-y", "kernel-size", "kernel", "divisor",
-  "offset", "scale", "amount", "border", "border-value", "planes", NULL
+  "offset", "scale", "amount", "border", "border-value", "shape",
+  "iterations", "sigma-color", "planes", NULL
 };
 
 /* Set back to their defaults before a built-in preset applies its own, in
@@ -54,7 +68,8 @@ static const gchar *const preset_properties[] = {
  * components and stays. */
 static const gchar *const reset_order[] = {
   "kernel-size", "sigma-y", "sigma", "amount", "divisor", "offset", "scale",
-  "border", "border-value", "kernel", "filter", NULL
+  "border", "border-value", "shape", "iterations", "sigma-color", "kernel",
+  "filter", NULL
 };
 
 /* GStreamer's default implementation, copied before we override it. */

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: GstPreset with built-in presets (soft-blur, edges, ...) next
  * to the user's own saved ones. */
 #ifndef __GST_CUDA_FILTER_PRESETS_H__

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: per-frame statistics as properties and element messages. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,6 +22,7 @@ enum
   STATS_PROP_LAST_FRAME_TIME,
   STATS_PROP_POST_STATS,
   STATS_PROP_STATS_INTERVAL,
+  STATS_PROP_FILTER_TIME,
   N_STATS_PROPS
 };
 
@@ -41,12 +46,21 @@ gst_cuda_filter_stats_install_properties (GObjectClass * klass,
           "(READY to PAUSED); read-only, for every filter",
           0, G_MAXUINT64, 0, ro));
 
-  g_object_class_install_property (klass, prop_base + STATS_PROP_GPU_TIME,
-      g_param_spec_double ("gpu-time", "GPU time",
+  g_object_class_install_property (klass, prop_base + STATS_PROP_FILTER_TIME,
+      g_param_spec_double ("filter-time", "Filter time",
           "Filtering time of the last frame in microseconds: GPU time of its "
-          "kernels with the CUDA backend, CPU time with the CPU backend; "
-          "copies excluded; 0 before the first frame; read-only",
+          "kernels with the CUDA backend, wall-clock time of the filtering "
+          "with the CPU backend; copies excluded; 0 before the first frame; "
+          "read-only",
           0.0, G_MAXDOUBLE, 0.0, ro));
+
+  /* The first name of filter-time, which it is on either backend: kept so
+   * that applications reading it go on working. */
+  g_object_class_install_property (klass, prop_base + STATS_PROP_GPU_TIME,
+      g_param_spec_double ("gpu-time", "GPU time (deprecated)",
+          "Deprecated: the same value as filter-time, which is not GPU time "
+          "with the CPU backend; read filter-time instead",
+          0.0, G_MAXDOUBLE, 0.0, ro | G_PARAM_DEPRECATED));
 
   g_object_class_install_property (klass,
       prop_base + STATS_PROP_LAST_FRAME_TIME,
@@ -60,7 +74,8 @@ gst_cuda_filter_stats_install_properties (GObjectClass * klass,
       g_param_spec_boolean ("post-stats", "Post statistics",
           "Post an element message named \"" GST_CUDA_FILTER_STATS_MESSAGE
           "\" on the bus every stats-interval frames, with fields frames "
-          "(guint64), kernel-us and frame-us (gdouble, last frame), "
+          "(guint64), kernel-us (filter-time) and frame-us "
+          "(last-frame-time) (gdouble, last frame), "
           "mean-kernel-us and mean-frame-us (gdouble, over the interval) "
           "and backend (string)",
           DEFAULT_POST_STATS, rw));
@@ -126,6 +141,7 @@ gst_cuda_filter_stats_get_property (GstCudaFilter * self, guint prop_id,
     case STATS_PROP_FRAMES_PROCESSED:
       g_value_set_uint64 (value, self->stats.frames);
       break;
+    case STATS_PROP_FILTER_TIME:
     case STATS_PROP_GPU_TIME:
       g_value_set_double (value, self->stats.kernel_us);
       break;

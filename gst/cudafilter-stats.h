@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: statistics a user can read (properties) or receive (element
  * messages) to tell whether filtering keeps up. */
 #ifndef __GST_CUDA_FILTER_STATS_H__
@@ -24,8 +28,9 @@ typedef struct
 
 #define GST_CUDA_FILTER_STATS_MESSAGE "cudafilter-stats"
 
-/* Installs frames-processed, gpu-time, last-frame-time, post-stats and
- * stats-interval with ids from `first_prop_id` upward. */
+/* Installs frames-processed, filter-time (and its old name gpu-time),
+ * last-frame-time, post-stats and stats-interval with ids from
+ * `first_prop_id` upward. */
 void gst_cuda_filter_stats_install_properties (GObjectClass * klass,
     guint first_prop_id);
 void gst_cuda_filter_stats_init (GstCudaFilter * self);

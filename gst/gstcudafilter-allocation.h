@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: allocation (GstBaseTransform's propose_allocation and
  * decide_allocation): pinned host pools, or CUDA pools with CUDA caps. */
 #ifndef __GST_CUDA_FILTER_ALLOCATION_H__

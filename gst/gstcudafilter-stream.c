@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the streaming half of the element.
  *
  * Frames in flight: each input buffer is submitted to the backend as soon as
@@ -45,8 +49,11 @@ typedef struct
 static void
 pending_free (CfPendingFrame * pf)
 {
-  gst_video_frame_unmap (&pf->in);
-  gst_video_frame_unmap (&pf->out);
+  /* A frame no region touched was never mapped. */
+  if (pf->in.buffer)
+    gst_video_frame_unmap (&pf->in);
+  if (pf->out.buffer)
+    gst_video_frame_unmap (&pf->out);
   gst_buffer_unref (pf->inbuf);
   gst_clear_buffer (&pf->outbuf);
   g_free (pf);
@@ -418,6 +425,21 @@ log_memory_path (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       outbuf);
 }
 
+/* A frame no region touches (region-mode=inside) leaves as it came, in
+ * its turn: no upload, no copy. */
+static GstFlowReturn
+submit_unchanged (GstCudaFilter * self, GstBuffer * inbuf)
+{
+  CfPendingFrame *pf = g_new0 (CfPendingFrame, 1);
+  GError *err = NULL;
+
+  pf->inbuf = inbuf;
+  pf->outbuf = gst_buffer_ref (inbuf);
+  if (!cf_backend_submit_unchanged (self->backend, pf, &err))
+    return frame_failed (self, pf, err);
+  return GST_FLOW_OK;
+}
+
 /* Metadata written by another element may describe more than a buffer
  * holds: refused with an error naming the plane, never read or written
  * past the end. */
@@ -443,6 +465,7 @@ frames_in_bounds (GstCudaFilter * self, CfPendingFrame * pf)
 static GstFlowReturn
 submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 {
+  const CfRegions *regions;
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
   CfPendingFrame *pf;
@@ -459,6 +482,17 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   if (!gst_cuda_filter_prepare (self, &vfilter->in_info, FALSE)) {
     gst_buffer_unref (inbuf);
     return GST_FLOW_ERROR;
+  }
+  regions = gst_cuda_filter_regions_for_buffer (self, inbuf,
+      &vfilter->in_info);
+  if (gst_cuda_filter_regions_none (regions)
+      && gst_cuda_filter_regions_can_pass (self)) {
+    if (!gst_cuda_filter_regions_input_in_bounds (self, inbuf,
+            &vfilter->in_info)) {
+      gst_buffer_unref (inbuf);
+      return GST_FLOW_ERROR;
+    }
+    return submit_unchanged (self, inbuf);
   }
 
   ret = PARENT_CLASS->prepare_output_buffer (trans, inbuf, &outbuf);
@@ -514,8 +548,8 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   in.wait_stream = cudafilter_cuda_wait_stream (inbuf, in_dev);
   out.wait_stream = cudafilter_cuda_wait_stream (outbuf, out_dev);
   pushed = cudafilter_cuda_push (self);
-  ok = cf_backend_submit (self->backend, self->spec, &self->layout, &in, &out,
-      pf, &err);
+  ok = cf_backend_submit_regions (self->backend, self->spec, &self->layout,
+      &in, &out, regions, pf, &err);
   cudafilter_cuda_pop (pushed);
   if (!ok)
     return frame_failed (self, pf, err);
@@ -770,8 +804,9 @@ gst_cuda_filter_stream_transform_frame (GstVideoFilter * vfilter,
   gst_cuda_filter_frame_from_video_frame (in_frame, &in);
   gst_cuda_filter_frame_from_video_frame (out_frame, &out);
   pushed = cudafilter_cuda_push (self);
-  ok = cf_backend_process (self->backend, self->spec, &self->layout, &in,
-      &out, &err);
+  ok = cf_backend_process_regions (self->backend, self->spec, &self->layout,
+      &in, &out, gst_cuda_filter_regions_for_buffer (self, in_frame->buffer,
+          &vfilter->in_info), &err);
   cudafilter_cuda_pop (pushed);
   if (!ok)
     return frame_failed (self, NULL, err);

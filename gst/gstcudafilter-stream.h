@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the streaming half of the element (gstcudafilter-stream.c):
  * the queue of frames in flight and the vfuncs that feed and drain it,
  * installed by the element's class_init. */

@@ -1,10 +1,6 @@
 /* cudafilter
- * Copyright (C) 2025 The cudafilter authors
- *
- * This library is free software; you can redistribute it and/or
- * modify it under the terms of the GNU Library General Public
- * License as published by the Free Software Foundation; either
- * version 2.1 of the License, or (at your option) any later version.
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 /**
@@ -23,12 +19,19 @@
  * gst-launch-1.0 videotestsrc ! cudafilter filter=custom kernel="0 -1 0; -1 5 -1; 0 -1 0" ! videoconvert ! autovideosink
  * gst-launch-1.0 videotestsrc ! cudafilter @preset=emboss ! videoconvert ! autovideosink
  * gst-launch-1.0 -m videotestsrc num-buffers=90 ! cudafilter post-stats=true ! fakesink
+ * gst-launch-1.0 videotestsrc ! cudafilter filter=pixelate regions="100,60,120,90" ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudafilter sigma=8 roi-types=face roi-padding=8 ! videoconvert ! autovideosink
  * ]|
+ *
+ * `regions`, or `roi-types` for the regions detectors attach to each buffer
+ * (GstVideoRegionOfInterestMeta, analytics object detections), limit any
+ * filter to rectangles; `region-mode=outside` filters everything else.  A
+ * frame without a region in inside mode passes through untouched.
  *
  * Built-in presets (GstPreset: soft-blur, strong-blur, box-blur, edges,
  * edges-fine, outline, sharpen, strong-sharpen, emboss) load by name with
  * gst_preset_load_preset() or `@preset=` in a launch line.  frames-processed,
- * gpu-time and last-frame-time tell whether filtering keeps up; with
+ * filter-time and last-frame-time tell whether filtering keeps up; with
  * post-stats=true the same arrives as "cudafilter-stats" element messages.
  */
 #ifdef HAVE_CONFIG_H
@@ -83,6 +86,10 @@ enum
   PROP_PLANES,
   PROP_FRAMES_IN_FLIGHT,
   PROP_CPU_THREADS,
+  PROP_SHAPE,
+  PROP_ITERATIONS,
+  PROP_SIGMA_COLOR,
+  PROP_BLOCK_SIZE,
   PROP_STATS_FIRST              /* cudafilter-stats.c installs from here */
 };
 
@@ -91,6 +98,8 @@ enum
 #define DEFAULT_PLANES GST_CUDA_FILTER_PLANES_ALL
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_CPU_THREADS 0
+/* cudafilter-regions.c installs from here (after the statistics). */
+#define PROP_REGIONS_FIRST (PROP_STATS_FIRST + 32)
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -199,33 +208,41 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
           used_by ("Gaussian standard deviation in pixels (horizontal; also "
-              "vertical when sigma-y is 0), > 0; the derived kernel (about "
-              "6 sigma + 1 taps) must stay within " G_STRINGIFY (CF_MAX_TAPS)
-              " taps unless kernel-size is set", CF_READS_SIGMA),
+              "vertical when sigma-y is 0), > 0; the derived kernel (6 sigma "
+              "+ 1 taps for 8-bit samples, 8 sigma + 1 for deeper ones) must "
+              "stay within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth "
+              "(sigma up to 31) unless kernel-size is set; for bilateral the spatial "
+              "standard deviation", CF_READS_SIGMA),
           0.01, 1000.0, defaults.sigma, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_SIGMA_Y,
       g_param_spec_double ("sigma-y", "Sigma Y",
           used_by ("Vertical Gaussian standard deviation in pixels, 0 = same "
-              "as sigma", CF_READS_SIGMA),
+              "as sigma", CF_READS_SIGMA_Y),
           0.0, 1000.0, defaults.sigma_y, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL_SIZE,
       g_param_spec_int ("kernel-size", "Kernel size",
           "Kernel width and height in pixels: odd, up to "
           G_STRINGIFY (CF_MAX_TAPS) ", or 0 to derive it (from sigma as "
-          "OpenCV for gaussian and sharpen, 1 for laplacian, 3 otherwise); "
-          "the aperture of sobel, sobel-x, sobel-y and laplacian; not used by "
-          "scharr and custom",
+          "OpenCV for gaussian, sharpen and bilateral, 1 for laplacian, 3 "
+          "otherwise); the aperture of sobel, sobel-x, sobel-y and "
+          "laplacian; the window of median (odd, from 3); the structuring "
+          "element's size for morphology (any size from 1, with shape); the "
+          "diameter of bilateral (any size); not used by scharr and custom",
           0, CF_MAX_TAPS, defaults.kernel_size, FILTER_PARAM_FLAGS));
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_string ("kernel", "Kernel",
           used_by ("Matrix for filter=custom: rows separated by ';', values "
               "by spaces or commas, every row the same length, e.g. \"0 -1 "
-              "0; -1 5 -1; 0 -1 0\", up to " G_STRINGIFY (CF_MAX_TAPS) "x"
+              "0; -1 5 -1; 0 -1 0\", or NumPy's nested lists, e.g. "
+              "\"[[0,-1,0],[-1,5,-1],[0,-1,0]]\", up to "
+              G_STRINGIFY (CF_MAX_TAPS) "x"
               G_STRINGIFY (CF_MAX_TAPS) "; applied as a correlation (not "
-              "flipped) anchored at the centre", CF_READS_KERNEL), NULL,
+              "flipped) anchored at the centre. For morphology, when set, "
+              "the structuring element instead of shape: nonzero = in",
+              CF_READS_KERNEL), NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
@@ -316,13 +333,46 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_SHAPE,
+      g_param_spec_enum ("shape", "Shape",
+          used_by ("Structuring element of kernel-size x kernel-size, as "
+              "OpenCV's getStructuringElement makes it; the kernel "
+              "property, when set, gives the element instead (nonzero = "
+              "in, anchored at the centre)", CF_READS_SHAPE),
+          GST_TYPE_CUDA_FILTER_SHAPE, defaults.shape, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          used_by ("How many times each erosion and dilation repeats, as "
+              "OpenCV's iterations", CF_READS_ITERATIONS),
+          1, CF_MAX_ITERATIONS, defaults.iterations, FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_SIGMA_COLOR,
+      g_param_spec_double ("sigma-color", "Sigma colour",
+          used_by ("Range standard deviation in the format's sample values: "
+              "samples this far apart in colour weigh exp(-1/2) as much; "
+              "> 0, or -1 for 30 at 8 bits scaled to the depth (120 at 10 "
+              "bits)", CF_READS_SIGMA_COLOR),
+          -G_MAXDOUBLE, G_MAXDOUBLE, defaults.sigma_color,
+          FILTER_PARAM_FLAGS));
+
+  g_object_class_install_property (gobject_class, PROP_BLOCK_SIZE,
+      g_param_spec_uint ("block-size", "Block size",
+          used_by ("Side of pixelate's square blocks in pixels (chroma: "
+              "over its subsampling), aligned to each region's top-left "
+              "corner, or the frame's", CF_READS_BLOCK_SIZE),
+          1, CF_PIXELATE_MAX_BLOCK, defaults.block_size, FILTER_PARAM_FLAGS));
+
   gst_cuda_filter_stats_install_properties (gobject_class, PROP_STATS_FIRST);
+  gst_cuda_filter_regions_install_properties (gobject_class,
+      PROP_REGIONS_FIRST);
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA video filter", "Filter/Effect/Video/Hardware",
-      "Convolution filters on raw video with CUDA: Gaussian and box blur, "
-      "Sobel/Scharr gradients, Laplacian, unsharp mask and custom kernels, "
-      "with a CPU fallback giving the same output", "The cudafilter authors");
+      "Filters on raw video with CUDA: Gaussian and box blur, "
+      "Sobel/Scharr gradients, Laplacian, unsharp mask, custom kernels, "
+      "median, morphology and bilateral, with a CPU fallback giving the "
+      "same output", "The cudafilter authors");
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_filter_debug, "cudafilter", 0,
       "CUDA convolution filter");
@@ -340,6 +390,8 @@ gst_cuda_filter_class_init (GstCudaFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_filter_before_transform);
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_filter_set_info);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_filter_regions_transform_meta);
 
   /* Frames in flight and latency: gstcudafilter-stream.c. */
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_filter_stream_set_caps);
@@ -398,6 +450,7 @@ gst_cuda_filter_init (GstCudaFilter * self)
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
   gst_cuda_filter_stats_init (self);
+  gst_cuda_filter_regions_init (self);
   g_signal_connect (self, "notify::qos", G_CALLBACK (qos_notified), NULL);
 }
 
@@ -425,6 +478,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_close (self);
+  gst_cuda_filter_regions_finalize (self);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -433,6 +487,8 @@ gst_cuda_filter_finalize (GObject * object)
 static const gchar *
 accepted_values (guint prop_id)
 {
+  if (gst_cuda_filter_regions_accepted (prop_id) != NULL)
+    return gst_cuda_filter_regions_accepted (prop_id);
   switch (prop_id) {
     case PROP_FILTER:
       return intern_printf ("%s, with a kernel-size that filter supports",
@@ -440,16 +496,21 @@ accepted_values (guint prop_id)
     case PROP_SIGMA:
     case PROP_SIGMA_Y:
       return "a value > 0 (sigma-y also 0) whose derived kernel size stays "
-          "within " G_STRINGIFY (CF_MAX_TAPS) " taps, or set kernel-size";
+          "within " G_STRINGIFY (CF_MAX_TAPS) " taps at every depth (up to "
+          "31), or set kernel-size";
     case PROP_KERNEL_SIZE:
       return "0 (derived) or an odd number from 1 to "
           G_STRINGIFY (CF_MAX_TAPS) " that the filter supports";
     case PROP_KERNEL:
       return "rows separated by ';' with values separated by spaces or "
           "commas, every row the same length, e.g. \"0 -1 0; -1 5 -1; "
-          "0 -1 0\"";
+          "0 -1 0\", or nested lists, e.g. \"[[0,-1,0],[-1,5,-1],[0,-1,0]]\"";
     case PROP_DIVISOR:
       return "a non-zero number, or 0 for the sum of the kernel";
+    case PROP_ITERATIONS:
+      return "a number from 1 to " G_STRINGIFY (CF_MAX_ITERATIONS);
+    case PROP_SIGMA_COLOR:
+      return "a value > 0, or -1 for the default";
     default:
       return "a value in the property's documented range";
   }
@@ -462,37 +523,39 @@ static gboolean
 validate_params (const CfParams * params, guint prop_id, GError ** error)
 {
   CfParams check = *params;
-  CfSpec *spec;
 
   if (prop_id == PROP_KERNEL) {
-    if (check.kernel == NULL)
+    /* Cleared: custom waits for its next kernel; morphology falls back to
+     * shape and kernel-size, which must then fit (kernel-size 104 was
+     * harmless beside a structuring element, not without one). */
+    if (check.kernel == NULL && check.filter == CF_FILTER_CUSTOM)
       return TRUE;
-    check.filter = CF_FILTER_CUSTOM;
+    /* Checked as the filter that reads it: a structuring element, or
+     * custom weights for any other. */
+    if (check.kernel != NULL
+        && !(cf_filters[check.filter].reads & CF_READS_KERNEL))
+      check.filter = CF_FILTER_CUSTOM;
   } else if (check.filter == CF_FILTER_CUSTOM && check.kernel == NULL) {
     if (prop_id != PROP_KERNEL_SIZE)
       return TRUE;
     check.filter = CF_FILTER_GAUSSIAN;
   }
 
-  spec = cf_spec_new (&check, 1, error);
-  if (spec == NULL)
+  if (!cf_params_check (&check, error))
     return FALSE;
-  cf_spec_free (spec);
 
   /* custom ignores kernel-size: still refuse one no other filter takes. */
   if (prop_id == PROP_KERNEL_SIZE && check.filter == CF_FILTER_CUSTOM) {
     check.filter = CF_FILTER_GAUSSIAN;
-    spec = cf_spec_new (&check, 1, error);
-    if (spec == NULL)
+    if (!cf_params_check (&check, error))
       return FALSE;
-    cf_spec_free (spec);
   }
   return TRUE;
 }
 
-static void
-warn_invalid (GstCudaFilter * self, GParamSpec * pspec, const GValue * value,
-    const GError * err)
+void
+gst_cuda_filter_warn_invalid (GstCudaFilter * self, GParamSpec * pspec,
+    const GValue * value, const GError * err)
 {
   GValue old = G_VALUE_INIT;
   gchar *old_str, *new_str, *text;
@@ -532,7 +595,8 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
   gchar *kernel = NULL;
   GError *err = NULL;
 
-  if (gst_cuda_filter_stats_set_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_set_property (self, prop_id, value)
+      || gst_cuda_filter_regions_set_property (self, prop_id, value, pspec))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -574,6 +638,18 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       params.border_value = (int) g_value_get_uint (value);
+      break;
+    case PROP_SHAPE:
+      params.shape = (CfShape) g_value_get_enum (value);
+      break;
+    case PROP_ITERATIONS:
+      params.iterations = g_value_get_int (value);
+      break;
+    case PROP_SIGMA_COLOR:
+      params.sigma_color = g_value_get_double (value);
+      break;
+    case PROP_BLOCK_SIZE:
+      params.block_size = (int) g_value_get_uint (value);
       break;
     case PROP_BACKEND:
       /* Read by start(): the backend never changes mid-stream. */
@@ -617,7 +693,7 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
 
   g_free (kernel);
   if (err != NULL) {
-    warn_invalid (self, pspec, value, err);
+    gst_cuda_filter_warn_invalid (self, pspec, value, err);
     g_error_free (err);
   }
 }
@@ -628,7 +704,8 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
 {
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
-  if (gst_cuda_filter_stats_get_property (self, prop_id, value))
+  if (gst_cuda_filter_stats_get_property (self, prop_id, value)
+      || gst_cuda_filter_regions_get_property (self, prop_id, value))
     return;
 
   GST_OBJECT_LOCK (self);
@@ -665,6 +742,18 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_BORDER_VALUE:
       g_value_set_uint (value, (guint) self->params.border_value);
+      break;
+    case PROP_SHAPE:
+      g_value_set_enum (value, self->params.shape);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->params.iterations);
+      break;
+    case PROP_SIGMA_COLOR:
+      g_value_set_double (value, self->params.sigma_color);
+      break;
+    case PROP_BLOCK_SIZE:
+      g_value_set_uint (value, (guint) self->params.block_size);
       break;
     case PROP_BACKEND:
       g_value_set_enum (value, self->backend_choice);
@@ -886,7 +975,6 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   CfLayout layout;
   CfSpec *spec;
   GError *err = NULL;
-  gboolean kept = FALSE;
   int maxval;
 
   GST_OBJECT_LOCK (self);
@@ -916,7 +1004,6 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
               "set."), (NULL));
     }
     keep_applied (self, &params);
-    kept = TRUE;
   } else {
     self->incomplete_warned = FALSE;
   }
@@ -935,19 +1022,10 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
             "using %d", params.border_value, cf_layout_depth (&layout),
             GST_VIDEO_INFO_NAME (info), maxval), (NULL));
 
+  /* Properties were checked for every depth when they were set
+   * (cf_params_check): a refused value was never taken, whatever the
+   * format. */
   spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  if (spec == NULL && self->have_applied && !kept) {
-    /* Properties are checked against 8-bit samples when they are set; a
-     * change the stream's depth cannot take (a sigma that needs more taps
-     * for 16-bit samples, weights too large) keeps the last settings that
-     * worked, as a half-made change does. */
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
-        ("Invalid filter settings for %s: %s: filtering as before.",
-            GST_VIDEO_INFO_NAME (info), err->message), (NULL));
-    g_clear_error (&err);
-    keep_applied (self, &params);
-    spec = cf_spec_new_for_depth (&params, cf_layout_depth (&layout), &err);
-  }
   if (spec == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Invalid filter settings for %s: %s",

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the element. */
 #ifndef __GST_CUDA_FILTER_H__
 #define __GST_CUDA_FILTER_H__
@@ -9,6 +13,7 @@
 #include "cf-backend.h"
 #include "cudafilter-enums.h"
 #include "cudafilter-stats.h"
+#include "cudafilter-regions.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +47,7 @@ struct _GstCudaFilter
   GQueue refusals;              /* gchar *: refused values set before the
                                  * element had a bus, posted at start */
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
+  GstCudaFilterRegions regions; /* cudafilter-regions.c */
 
   /* Streaming state: the streaming thread's (and start/stop's), except
    * where a field says otherwise. */
@@ -93,6 +99,11 @@ void gst_cuda_filter_end_settings (GstCudaFilter * self);
 /* Rebuilds the spec and layout when properties changed (or `force`). */
 gboolean gst_cuda_filter_prepare (GstCudaFilter * self,
     const GstVideoInfo * info, gboolean force);
+
+/* Posts the refusal of a property value (a warning, or at start for
+ * values set before the element had a bus) and keeps the old value. */
+void gst_cuda_filter_warn_invalid (GstCudaFilter * self, GParamSpec * pspec,
+    const GValue * value, const GError * err);
 
 GST_ELEMENT_REGISTER_DECLARE (cudafilter);
 

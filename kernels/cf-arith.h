@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the arithmetic both backends share, compiled by gcc for the CPU
  * backend and by nvcc for the kernels.  Rounding, saturation and border mapping
  * are defined here once, so the two backends produce identical bytes.

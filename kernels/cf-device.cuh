@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: plumbing the kernel files share (internal to kernels/, CUDA
  * only): sample access at (x, y) of a channel, launches that opt in to
  * more than 48 KB of dynamic shared memory, and the kernel a launch plan

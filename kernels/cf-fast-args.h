@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: a frame and a separable or dense spec as the fast 8-bit
  * kernels see them (internal to kernels/, C++ only).  cf-fast.cu fills them
  * when a plan is made; the kernels of cf-fast-kernels.cuh and cf-mma.cu
@@ -22,8 +26,8 @@ struct CfFastArgs
   unsigned fill;                /* constant bytes */
   /* separable taps centred in K (odd), divided by their common factors for
    * linear ops: [kernel][0 row, 1 column][tap] */
-  float fw[2][2][CF_MAX_TAPS + 1];
-  int iw[2][2][CF_MAX_TAPS + 1];
+  float fw[2][2][CF_ARG_TAPS + 1];
+  int iw[2][2][CF_ARG_TAPS + 1];
   const int *dense;             /* device, kh x kw */
   int kw, kh, ax, ay;
   int op, shift, bias, gain, maxval, border, border_value;

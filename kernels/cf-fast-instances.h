@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the instances of the fast FMA kernels (cf-fast-kernels.cuh),
  * a translation unit a group so that ninja compiles them in parallel:
  * separable specs of single-sample planes (cf-fast-sep-1.cu), of 4-sample

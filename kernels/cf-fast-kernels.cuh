@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the fast kernels for 8-bit frames, and the choosers that
  * pick one instance for a plan; the translation units of
  * cf-fast-instances.h instantiate them, so that ninja compiles them in
@@ -587,7 +591,8 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, Pick & s)
 
   /* Two sums are always a gradient magnitude; one derivative (sobel-x,
    * sobel-y) is its absolute value, at the derivative sizes; sharpen is a
-   * Gaussian's. */
+   * Gaussian's.  fp32 sums take no other op (cf-spec.c makes none), so
+   * only int32 ones have the any-op instance. */
   if constexpr (NK == 2) {
     if (a.scale == 1.0f && a.offset == 0.0f)
       return start < S > (sep_kernel < CH, NF, K, NK, cf_fast::OP_MAGNITUDE_U8,
@@ -602,12 +607,15 @@ start_sep (const FastArgs & a, int n_jobs, int w, int h, Pick & s)
       if (a.op == CF_OP_ABS)
         return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_ABS, A >, a,
             n_jobs, w, h, tw, s);
-    if constexpr (std::is_same_v < A, float >)
+    if constexpr (std::is_same_v < A, float >) {
       if (a.op == CF_OP_SHARPEN)
         return start < S > (sep_kernel < CH, NF, K, NK, CF_OP_SHARPEN, A >,
             a, n_jobs, w, h, tw, s);
-    return start < S > (sep_kernel < CH, NF, K, NK, OP_ANY, A >, a, n_jobs,
-        w, h, tw, s);
+      return cudaErrorNotSupported;
+    } else {
+      return start < S > (sep_kernel < CH, NF, K, NK, OP_ANY, A >, a,
+          n_jobs, w, h, tw, s);
+    }
   }
 }
 
@@ -617,15 +625,15 @@ start_dense (const FastArgs & a, int n_jobs, int w, int h, Pick & s)
   using S = Smem < CH, K, 0, false, tile_rows < CH, 1 > >;
   constexpr int tw = S::TW;
 
-  /* Custom kernels are linear, the Laplacian its absolute value. */
+  /* Custom kernels are linear, the Laplacian its absolute value: dense
+   * specs take no other op (cf-spec.c). */
   if (a.op == CF_OP_LINEAR)
     return start < S > (dense_kernel < CH, NF, K, CF_OP_LINEAR, DOT >, a,
         n_jobs, w, h, tw, s);
   if (a.op == CF_OP_ABS)
     return start < S > (dense_kernel < CH, NF, K, CF_OP_ABS, DOT >, a,
         n_jobs, w, h, tw, s);
-  return start < S > (dense_kernel < CH, NF, K, OP_ANY, DOT >, a, n_jobs, w,
-      h, tw, s);
+  return cudaErrorNotSupported;
 }
 
 /* Instantiated sizes: float sums up to 13 taps (Gaussian sigma 2, box,

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the output op of the fast 8-bit kernels (internal to
  * kernels/, CUDA only): cf-arith.h's steps with the sums given as exact
  * numbers, for any argument struct with the op fields of CfFastArgs. */

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the fast separable kernels for 4-sample pixels with 3 filtered
  * lanes (cf-fast-instances.h). */
 #include "cf-fast-kernels.cuh"

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the fast paths' planner: which fast kernel (tensor cores,
  * cf-mma.cu, or the FMA kernels of cf-fast-kernels.cuh) takes a spec on
  * a layout, and the launch of the one picked. */
@@ -96,6 +100,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
     if (!cf_sample_is_plain (&channels[i], 1))
       return cudaErrorNotSupported;
   K |= 1;
+  if (K > CF_ARG_TAPS)
+    return cudaErrorNotSupported;
   if (kp->ax < 0 || kp->ay < 0 || kp->ax > kp->kw / 2 || kp->ay > kp->kh / 2
       || K / 2 - kp->ax + kp->kw > K || K / 2 - kp->ay + kp->kh > K)
     return cudaErrorNotSupported;

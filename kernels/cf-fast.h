@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: fast paths for 8-bit frames, planned before the general
  * kernel.  Internal to the kernels; the engine sees only the launch plan
  * of cf-launch.h. */

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: launchers of the FFT convolution's device steps (the
  * transforms themselves are cuFFT's, driven by src/cf-fft.c).  Tiles are
  * fft_w x fft_h doubles, one after another; spectra fft_h x (fft_w / 2 + 1)

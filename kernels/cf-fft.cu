@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the device steps of the FFT convolution around cuFFT's
  * transforms: tiles padded from the channels (borders through
  * cf_border_index, as the direct kernel maps them), the kernel's plane,

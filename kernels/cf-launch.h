@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: the launcher C ABI between the engine and the CUDA kernels.
  * Every launcher takes an explicit stream and returns a cudaError_t. */
 #ifndef CF_LAUNCH_H
@@ -46,8 +50,8 @@ void cf_launch_plan_free (CfLaunchPlan * plan);
 const char *cf_launch_plan_name (const CfLaunchPlan * plan);
 
 /* Filters every channel of `frame` (the plan's channel jobs) in one launch
- * on `stream`.  `dense` is a device array of kp->kh * kp->kw weights when
- * !kp->separable. */
+ * on `stream`.  `dense` is the device weights when cf_weights_on_device:
+ * kp->kh * kp->kw of them when !kp->separable, else a CfSepWeights. */
 cudaError_t cf_launch_plan_run (const CfLaunchPlan * plan,
     const CfDeviceFrame * frame, const int *dense, cudaStream_t stream);
 

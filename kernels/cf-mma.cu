@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: separable 8-bit filters on tensor cores (sm_80 and newer).
  *
  * A 1-D correlation is a product with a band matrix: 16 outputs of a row

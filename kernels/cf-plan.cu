@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: launch plans.  Which kernel runs a spec on a layout is
  * decided here once, when either changes: the tensor-core kernels where the
  * device and the taps allow, else the fast 8-bit kernels where the layout
@@ -56,8 +60,9 @@ void
 describe_general (const CfLaunchPlan * plan, const CfKernelParams * kp,
     char *buf, size_t size)
 {
-  snprintf (buf, size, "general %s, %d-bit samples, %s sums, %d row%s a "
-      "thread", kp->separable ? "separable" : "dense",
+  snprintf (buf, size, "general %s%s, %d-bit samples, %s sums, %d row%s a "
+      "thread", plan->g.tiled ? "" : "long ",
+      kp->separable ? "separable" : "dense",
       8 * kp->sample_bytes, kp->wide_acc ? "64-bit" : "32-bit",
       plan->g.rows, plan->g.rows == 1 ? "" : "s");
 }
@@ -86,7 +91,7 @@ plan_init (CfLaunchPlan * plan, const CfChannel * channels, int n,
     if (channels[i].height > max_h)
       max_h = channels[i].height;
   }
-  plan->dense = !kp->separable;
+  plan->dense = cf_weights_on_device (kp);
   if (n <= 0 || max_w <= 0 || max_h <= 0) {
     plan->empty = true;
     snprintf (plan->name, sizeof plan->name, "nothing to filter");

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter: how a sample value is read from and written to its word in
  * memory (CfChannel: word_bytes, depth, shift, shared_word), for every
  * backend: compiled by gcc for the CPU and by nvcc for the kernels.  Filters

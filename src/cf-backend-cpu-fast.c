@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend, what backend=cpu and the
  * fallback run.  It computes the bytes of the reference backend
  * (cf-backend-cpu.c) with exact sums in the narrowest type that holds them
@@ -13,6 +17,7 @@
 #include "cf-cpu-plan.h"
 #include "cf-cpu-pool.h"
 #include "cf-fft-plan.h"
+#include "cf-nonlin-cpu.h"
 #ifdef HAVE_FFTW
 #include "cf-cpu-fft.h"
 #endif
@@ -25,6 +30,8 @@ typedef struct
   CfCpuBandFunc band;
   const char *isa;
   CfCpuPlan *plan;              /* for the last (spec, layout) */
+  CfNonlinCpu *nonlin;          /* the nonlinear operations' scratch */
+  guint64 nonlin_serial;        /* the spec its plan name tells */
   CfConvMethod method;          /* CUDAFILTER_CPU_CONVOLUTION */
 #ifdef HAVE_FFTW
   CfCpuFft *fft;                /* plan's (spec, layout) through FFTs */
@@ -73,6 +80,17 @@ describe (CfCpuFastBackend * self, int threads)
       threads, threads == 1 ? "" : "s", self->isa);
 }
 
+/* The direct path's name, as the element logs it. */
+static char *
+describe_direct (const CfCpuPlan * plan)
+{
+  static const char *const acc[] = { "float", "double", "64-bit integer" };
+
+  return g_strdup_printf ("direct %s convolution, %dx%d taps, %s sums",
+      plan->kp.separable ? "separable" : "dense", plan->kp.kw, plan->kp.kh,
+      acc[plan->acc]);
+}
+
 static int
 threads_for (guint wanted)
 {
@@ -104,6 +122,32 @@ ensure_scratch (CfCpuFastBackend * self, int parts, gsize bytes)
   self->n_scratch = parts;
 }
 
+/* The rows of a group worth filtering: all of them, or inside regions
+ * the band of rows they cover (the base puts the input back around
+ * them; neighbours still come from the whole frame). */
+static void
+group_rows (const CfRegions * r, const CfCpuGroup * g, int *y0, int *y1)
+{
+  *y0 = 0;
+  *y1 = g->height;
+  if (r == NULL || r->mode != CF_REGION_INSIDE)
+    return;
+  *y0 = g->height;
+  *y1 = 0;
+  for (int i = 0; i < r->n_rects; i++) {
+    CfRect c;
+
+    cf_rect_for_channel (&r->rects[i], r->frame_width, r->frame_height,
+        g->width, g->height, &c);
+    if (c.w <= 0 || c.h <= 0)
+      continue;
+    *y0 = MIN (*y0, c.y);
+    *y1 = MAX (*y1, c.y + c.h);
+  }
+  if (*y1 < *y0)
+    *y0 = *y1 = 0;
+}
+
 /* Part `index` of a frame: the same band of rows of every channel group. */
 static void
 run_part (gpointer data, int index, int n_parts)
@@ -114,10 +158,14 @@ run_part (gpointer data, int index, int n_parts)
 
   for (k = 0; k < plan->n_groups; k++) {
     const CfCpuGroup *g = &plan->groups[k];
-    int y0 = (int) ((gint64) g->height * index / n_parts);
-    int y1 = (int) ((gint64) g->height * (index + 1) / n_parts);
+    int first, end, y0, y1;
 
-    self->band (plan, g, self->in, self->out, y0, y1, self->scratch[index]);
+    group_rows (self->parent.regions, g, &first, &end);
+    y0 = first + (int) ((gint64) (end - first) * index / n_parts);
+    y1 = first + (int) ((gint64) (end - first) * (index + 1) / n_parts);
+    if (y1 > y0)
+      self->band (plan, g, self->in, self->out, y0, y1,
+          self->scratch[index]);
   }
 }
 
@@ -148,6 +196,18 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
       backend->warning = shortfall;
     }
   }
+  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    if (self->nonlin == NULL)
+      self->nonlin = cf_nonlin_cpu_new ();
+    if (self->nonlin_serial != spec->serial)
+      cf_backend_take_plan_name (backend, g_strdup_printf ("cpu %s, %d "
+            "passes", spec->kp.operation == CF_OPERATION_MEDIAN ? "median" :
+            spec->kp.operation == CF_OPERATION_MORPH ? "morphology" :
+            "bilateral", spec->nl.n_passes));
+    self->nonlin_serial = spec->serial;
+    cf_nonlin_cpu_run (self->nonlin, self->pool, spec, layout, in, out);
+    return TRUE;
+  }
   if (self->plan == NULL || !cf_cpu_plan_matches (self->plan, spec, layout)) {
     cf_cpu_plan_free (self->plan);
     self->plan = cf_cpu_plan_new (spec, layout);
@@ -155,9 +215,12 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     cf_cpu_fft_free (self->fft);
     self->fft = cf_cpu_fft_new (self->method, spec, layout, self->plan,
         NULL);
-    cf_backend_take_plan_name (backend, self->fft ?
-        g_strdup (cf_cpu_fft_describe (self->fft)) : NULL);
+    if (self->fft != NULL)
+      cf_backend_take_plan_name (backend,
+          g_strdup (cf_cpu_fft_describe (self->fft)));
+    else
 #endif
+      cf_backend_take_plan_name (backend, describe_direct (self->plan));
   }
   ensure_scratch (self, cf_cpu_pool_size (self->pool),
       self->plan->scratch_bytes);
@@ -182,6 +245,7 @@ cpu_fast_free (CfBackend * backend)
 
   cf_cpu_pool_free (self->pool);
   cf_cpu_plan_free (self->plan);
+  cf_nonlin_cpu_free (self->nonlin);
 #ifdef HAVE_FFTW
   cf_cpu_fft_free (self->fft);
 #endif

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the reference CPU backend, the oracle the CUDA kernels
  * and the fast CPU backend (cf-backend-cpu-fast.c) are checked against.
  * Straightforward on purpose: each channel is expanded once with its
@@ -6,6 +10,7 @@
 #include "cf-backend-private.h"
 #include "cf-arith.h"
 #include "cf-sample.h"
+#include "cf-nonlin-cpu.h"
 
 typedef struct
 {
@@ -152,6 +157,10 @@ cpu_process (CfBackend * backend, const CfSpec * spec,
   CfCpuBackend *self = (CfCpuBackend *) backend;
   int c;
 
+  if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
+    cf_nonlin_reference (spec, layout, in, out);
+    return TRUE;
+  }
   for (c = 0; c < layout->n_channels; c++) {
     const CfChannel *ch = &layout->channels[c];
 

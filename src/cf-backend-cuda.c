@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the CUDA backend.  Each frame in flight gets a slot of
  * its own (a non-blocking stream, device planes grown when a layout needs
  * more, dense weights, timing events); slots form a ring, so the upload,
@@ -17,6 +21,8 @@
 #include "cf-cuda-check.h"
 #include "cf-cuda-current.h"
 #include "cf-launch.h"
+#include "cf-region-launch.h"
+#include "cf-nonlin-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
@@ -46,6 +52,10 @@ typedef struct
   gboolean have_dense;
   guint64 dense_serial;
 
+  /* Scratch images of the nonlinear operations' passes. */
+  unsigned short *d_scratch;
+  size_t scratch_capacity;
+
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
   CfFft *fft;
@@ -62,6 +72,9 @@ typedef struct
 {
   CfLaunchPlan *kernel;         /* the direct kernel */
   gboolean fft;                 /* dense weights through FFTs instead */
+  gboolean nonlin;              /* the nonlinear passes (cf_nonlin_run) */
+  int colour;                   /* the layout's */
+  int groups[CF_MAX_CHANNELS][3];       /* cf_layout_colour_groups */
   guint64 serial;
   int n_channels;
   CfChannel channels[CF_MAX_CHANNELS];
@@ -184,6 +197,7 @@ slot_clear (CfCudaSlot * self)
     cudaFree (self->d_out[p]);
   }
   cudaFree (self->d_dense);
+  cudaFree (self->d_scratch);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -246,12 +260,18 @@ ensure_planes (CfCudaSlot * self, const CfLayout * layout,
   return TRUE;
 }
 
+/* What the kernels read from device memory (cf_spec_device_weights): the
+ * dense matrix, separable taps too long for the launch parameters, or the
+ * table of a nonlinear operation (none for a median). */
 static gboolean
 ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
 {
-  size_t bytes = (size_t) spec->kp.kw * spec->kp.kh * sizeof (int);
+  gsize bytes;
+  const void *weights = cf_spec_device_weights (spec, &bytes);
 
   if (self->have_dense && self->dense_serial == spec->serial)
+    return TRUE;
+  if (bytes == 0 || weights == NULL)
     return TRUE;
 
   self->have_dense = FALSE;
@@ -265,7 +285,7 @@ ensure_dense (CfCudaSlot * self, const CfSpec * spec, GError ** error)
     self->dense_capacity = bytes;
   }
   /* Ordered on the stream before the launch that reads it. */
-  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, spec->dense, bytes,
+  if (!cf_cuda_check (cudaMemcpyAsync (self->d_dense, weights, bytes,
               cudaMemcpyHostToDevice, self->stream), "cudaMemcpyAsync", error))
     return FALSE;
   self->have_dense = TRUE;
@@ -288,12 +308,29 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
 
   if (self->have_plan && plan->serial == spec->serial
       && plan->n_channels == layout->n_channels
+      && plan->colour == layout->colour
       && memcmp (plan->channels, layout->channels, bytes) == 0)
     return TRUE;
 
   self->have_plan = FALSE;
   g_clear_pointer (&plan->kernel, cf_launch_plan_free);
   plan->fft = FALSE;
+  /* Pixelate needs no kernel of the plan (cf-region.cu). */
+  plan->nonlin = spec->kp.operation != CF_OPERATION_CONVOLVE
+      && spec->kp.operation != CF_OPERATION_PIXELATE;
+  plan->colour = layout->colour;
+  cf_layout_colour_groups (layout, plan->groups);
+  if (spec->kp.operation == CF_OPERATION_PIXELATE) {
+    cf_backend_take_plan_name (&self->parent, g_strdup_printf ("pixelate, "
+            "%d-pixel blocks", spec->kp.block));
+    goto planned;
+  }
+  if (plan->nonlin) {
+    cf_backend_take_plan_name (&self->parent, g_strdup_printf ("nonlinear, "
+            "%d pass%s", spec->nl.n_passes, spec->nl.n_passes == 1 ? "" :
+            "es"));
+    goto planned;
+  }
 #ifdef HAVE_CUFFT
   {
     CfFftGeometry geom;
@@ -321,6 +358,7 @@ ensure_plan (CfBackendCuda * self, const CfSpec * spec,
     name = g_strdup (cf_launch_plan_name (plan->kernel));
   cf_backend_take_plan_name (&self->parent, name);
 
+planned:
   plan->serial = spec->serial;
   plan->n_channels = layout->n_channels;
   memcpy (plan->channels, layout->channels, bytes);
@@ -344,6 +382,23 @@ launch_filter (CfBackendCuda * backend, CfCudaSlot * self,
       return cf_fft_filter (self->fft, spec, dense, df, self->stream, error);
   }
 #endif
+  if (backend->plan.nonlin) {
+    size_t bytes = cf_nonlin_scratch_bytes (df, &spec->nl);
+
+    if (bytes > self->scratch_capacity) {
+      /* cudaFree waits for the frames that still use the old images. */
+      cudaFree (self->d_scratch);
+      self->d_scratch = NULL;
+      self->scratch_capacity = 0;
+      if (!cf_cuda_check (cudaMalloc ((void **) &self->d_scratch, bytes),
+              "cudaMalloc (scratch images)", error))
+        return FALSE;
+      self->scratch_capacity = bytes;
+    }
+    return cf_cuda_check (cf_nonlin_run (df, &spec->kp, &spec->nl, dense,
+            (const int (*)[3]) backend->plan.groups, self->d_scratch,
+            self->stream), "cf_nonlin_run (kernel launch)", error);
+  }
   if (backend->plan.kernel == NULL) {
     g_set_error (error, CF_ERROR, CF_ERROR_UNSUPPORTED,
         "No kernel takes this filter on this layout");
@@ -386,6 +441,174 @@ order_consumer_after (CfCudaSlot * self, const CfFrame * out, GError ** error)
       "cudaStreamWaitEvent (output stream)", error);
 }
 
+/* The frame's width and height: its regions', else its widest channel's
+ * (the layout has no other). */
+static void
+frame_size (const CfLayout * layout, const CfRegions * regions, int *w,
+    int *h)
+{
+  *w = *h = 0;
+  if (regions) {
+    *w = regions->frame_width;
+    *h = regions->frame_height;
+    return;
+  }
+  for (int c = 0; c < layout->n_channels; c++) {
+    *w = MAX (*w, layout->channels[c].width);
+    *h = MAX (*h, layout->channels[c].height);
+  }
+}
+
+/* Puts the input back where the regions leave the frame unfiltered (all
+ * of it for NULL regions), as cf_regions_composite () does. */
+static gboolean
+composite (CfCudaSlot * self, const CfLayout * layout,
+    const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
+{
+  CfRegionArgs args;
+
+  memset (&args, 0, sizeof (args));
+  args.inside = 1;
+  for (int c = 0; c < layout->n_channels; c++)
+    args.sx[c] = args.sy[c] = 1;
+  if (regions == NULL)
+    return cf_cuda_check (cf_launch_region_composite (df, &args,
+            self->stream), "cf_launch_region_composite", error);
+  args.n_rects = MIN (regions->n_rects, CF_MAX_RECTS);
+  args.inside = regions->mode == CF_REGION_INSIDE;
+  memcpy (args.rects, regions->rects, sizeof (CfRect) * args.n_rects);
+  for (int c = 0; c < layout->n_channels; c++) {
+    args.sx[c] = cf_regions_subsampling (regions->frame_width,
+        layout->channels[c].width);
+    args.sy[c] = cf_regions_subsampling (regions->frame_height,
+        layout->channels[c].height);
+  }
+  return cf_cuda_check (cf_launch_region_composite (df, &args, self->stream),
+      "cf_launch_region_composite", error);
+}
+
+/* Pixelate: inside regions the input first, then each region's blocks
+ * in list order; else the whole frame's blocks (and the input put back
+ * into the regions, outside), as the CPU backends do. */
+static gboolean
+pixelate (CfCudaSlot * self, const CfSpec * spec, const CfLayout * layout,
+    const CfRegions * regions, const CfDeviceFrame * df, GError ** error)
+{
+  gboolean in_regions = regions && regions->mode == CF_REGION_INSIDE;
+  int n = in_regions ? regions->n_rects : 1, fw, fh;
+  CfPixelateArgs args;
+
+  frame_size (layout, regions, &fw, &fh);
+  if (in_regions && !composite (self, layout, NULL, df, error))
+    return FALSE;
+  for (int i = 0; i < n; i++) {
+    memset (&args, 0, sizeof (args));
+    for (int c = 0; c < layout->n_channels; c++) {
+      const CfChannel *ch = &layout->channels[c];
+
+      args.bx[c] = cf_pixelate_block_for (spec->kp.block, fw, ch->width);
+      args.by[c] = cf_pixelate_block_for (spec->kp.block, fh, ch->height);
+      if (in_regions) {
+        cf_rect_for_channel (&regions->rects[i], fw, fh, ch->width,
+            ch->height, &args.rect[c]);
+      } else {
+        args.rect[c].w = ch->width;
+        args.rect[c].h = ch->height;
+      }
+    }
+    if (!cf_cuda_check (cf_launch_pixelate (df, &args, self->stream),
+            "cf_launch_pixelate", error))
+      return FALSE;
+  }
+  if (regions && !in_regions)
+    return composite (self, layout, regions, df, error);
+  return TRUE;
+}
+
+/* The frame's work: the filter over the whole frame, then the input put
+ * back outside what the regions filter. */
+static gboolean
+run_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
+    const CfLayout * layout, const CfDeviceFrame * df, const int *dense,
+    GError ** error)
+{
+  const CfRegions *regions = backend->parent.regions;
+
+  if (spec->kp.operation == CF_OPERATION_PIXELATE)
+    return pixelate (self, spec, layout, regions, df, error);
+  if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0)
+    return composite (self, layout, NULL, df, error);
+  if (!launch_filter (backend, self, spec, df, dense, error))
+    return FALSE;
+  return regions == NULL || composite (self, layout, regions, df, error);
+}
+
+/* The rows of each plane that cross PCIe for a host frame: inside regions
+ * (convolutions and pixelate; any border but wrap, which reads the far
+ * edge), the rows they cover
+ * go down (out0 .. out1) and those plus the kernel's reach go up (in0 ..
+ * in1); the host copies the other rows of the input to the output.  All
+ * rows otherwise. */
+typedef struct
+{
+  int in0[CF_MAX_PLANES], in1[CF_MAX_PLANES];
+  int out0[CF_MAX_PLANES], out1[CF_MAX_PLANES];
+} CfRowBands;
+
+static void
+row_bands (const CfSpec * spec, const CfLayout * layout,
+    const CfRegions * regions, gboolean host_frames, CfRowBands * b)
+{
+  const CfKernelParams *kp = &spec->kp;
+  gboolean pixelate = kp->operation == CF_OPERATION_PIXELATE;
+  /* The larger reach both ways: rows a border reflects from past the
+   * frame's edge lie within it too, for asymmetric kernels as well. */
+  int reach = pixelate ? 0 : MAX (kp->ay, kp->kh - 1 - kp->ay);
+  int up = reach, down = reach;
+
+  for (int p = 0; p < CF_MAX_PLANES; p++) {
+    b->in0[p] = b->out0[p] = 0;
+    b->in1[p] = b->out1[p] = layout->plane_height[p];
+  }
+  /* The nonlinear programs' reach adds up over their passes: all rows. */
+  if (!host_frames || regions == NULL || regions->mode != CF_REGION_INSIDE
+      || regions->n_rects == 0 || kp->border == CF_BORDER_WRAP
+      || !(kp->operation == CF_OPERATION_CONVOLVE || pixelate))
+    return;
+  for (int p = 0; p < layout->n_planes; p++) {
+    b->out0[p] = layout->plane_height[p];
+    b->out1[p] = 0;
+  }
+  for (int c = 0; c < layout->n_channels; c++) {
+    const CfChannel *ch = &layout->channels[c];
+    CfRect rects[CF_REGIONS_MAX];
+    int n = cf_regions_for_channel (regions, ch, rects);
+
+    for (int i = 0; i < n; i++) {
+      b->out0[ch->plane] = MIN (b->out0[ch->plane], rects[i].y);
+      b->out1[ch->plane] = MAX (b->out1[ch->plane], rects[i].y + rects[i].h);
+    }
+  }
+  for (int p = 0; p < layout->n_planes; p++) {
+    if (b->out1[p] <= b->out0[p])
+      b->out0[p] = b->out1[p] = 0;
+    b->in0[p] = MAX (0, b->out0[p] - up);
+    b->in1[p] = MIN (layout->plane_height[p], b->out1[p] + down);
+    if (b->out1[p] == 0)
+      b->in0[p] = b->in1[p] = 0;
+  }
+}
+
+/* Host rows outside the download band: the input, copied on the host. */
+static void
+copy_host_rows (const CfLayout * layout, const CfFrame * in,
+    const CfFrame * out, int p, int y0, int y1)
+{
+  for (int y = y0; y < y1; y++)
+    memcpy (out->data[p] + (size_t) y * out->stride[p],
+        in->data[p] + (size_t) y * in->stride[p], layout->plane_row_bytes[p]);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -397,18 +620,21 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   size_t pitch[CF_MAX_PLANES] = { 0 };
   CfDeviceFrame df;
   const int *dense = NULL;
+  CfRowBands bands;
 
   if (!ensure_plan (backend, spec, layout, error) || !ensure_slot (self,
           error) || !ensure_planes (self, layout, !in->on_device,
           !out->on_device, pitch, error) || !order_after (self, in, error)
       || !order_after (self, out, error))
     return FALSE;
-  if (!spec->kp.separable) {
+  if (cf_weights_on_device (&spec->kp)) {
     if (!ensure_dense (self, spec, error))
       return FALSE;
     dense = self->d_dense;
   }
 
+  row_bands (spec, layout, backend->parent.regions, !in->on_device
+      && !out->on_device, &bands);
   memset (&df, 0, sizeof (df));
   for (int p = 0; p < layout->n_planes; p++) {
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
@@ -417,9 +643,12 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
       df.src[p] = in->data[p];
       df.src_stride[p] = in->stride[p];
     } else {
-      if (!cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p], pitch[p],
-                  in->data[p], in->stride[p], layout->plane_row_bytes[p],
-                  layout->plane_height[p], cudaMemcpyHostToDevice,
+      int y0 = bands.in0[p], rows = bands.in1[p] - bands.in0[p];
+
+      if (rows > 0 && !cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p] +
+                  (size_t) y0 * pitch[p], pitch[p], in->data[p] +
+                  (size_t) y0 * in->stride[p], in->stride[p],
+                  layout->plane_row_bytes[p], rows, cudaMemcpyHostToDevice,
                   self->stream), "cudaMemcpy2DAsync (upload)", error))
         return FALSE;
       df.src[p] = self->d_in[p];
@@ -438,20 +667,28 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
       sizeof (CfChannel) * layout->n_channels);
 
   cudaEventRecord (self->kernel_start, self->stream);
-  if (!launch_filter (backend, self, spec, &df, dense, error))
+  if (!run_frame (backend, self, spec, layout, &df, dense, error))
     return FALSE;
   cudaEventRecord (self->kernel_end, self->stream);
 
   if (out->on_device)
     return order_consumer_after (self, out, error);
   for (int p = 0; p < layout->n_planes; p++) {
+    int y0 = bands.out0[p], rows = bands.out1[p] - bands.out0[p];
+
     if (layout->plane_row_bytes[p] <= 0 || layout->plane_height[p] <= 0)
       continue;
-    if (!cf_cuda_check (cudaMemcpy2DAsync (out->data[p], out->stride[p],
-                self->d_out[p], pitch[p], layout->plane_row_bytes[p],
-                layout->plane_height[p], cudaMemcpyDeviceToHost,
+    if (rows > 0 && !cf_cuda_check (cudaMemcpy2DAsync (out->data[p] +
+                (size_t) y0 * out->stride[p], out->stride[p],
+                self->d_out[p] + (size_t) y0 * pitch[p], pitch[p],
+                layout->plane_row_bytes[p], rows, cudaMemcpyDeviceToHost,
                 self->stream), "cudaMemcpy2DAsync (download)", error))
       return FALSE;
+    /* Rows no region reaches go from input to output on the host, while
+     * the GPU works. */
+    copy_host_rows (layout, in, out, p, 0, bands.out0[p]);
+    copy_host_rows (layout, in, out, p, bands.out1[p],
+        layout->plane_height[p]);
   }
   return TRUE;
 }
@@ -556,6 +793,7 @@ cf_backend_cuda_free (CfBackend * backend)
 }
 
 static const CfBackendClass cf_backend_cuda_class = {
+  .handles_regions = TRUE,
   .process = cf_backend_cuda_process,
   .free = cf_backend_cuda_free,
   .submit = cf_backend_cuda_submit,

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: what a backend implements. */
 #ifndef CF_BACKEND_PRIVATE_H
 #define CF_BACKEND_PRIVATE_H
@@ -21,6 +25,10 @@ typedef struct
       const CfLayout * layout, const CfFrame * in, const CfFrame * out,
       GError ** error);
   gboolean (*wait) (CfBackend * backend, guint slot, GError ** error);
+  /* The backend reads CfBackend.regions itself; otherwise the base
+   * composites after process () (host frames), and process () may read
+   * them only to skip work the composite overwrites. */
+  gboolean handles_regions;
 } CfBackendClass;
 
 /* One frame in flight, from submit to wait: the only record of it. */
@@ -30,6 +38,7 @@ typedef struct
   guint slot;
   gint64 submit_time;           /* monotonic µs */
   GError *sync_error;           /* result of a synchronous backend */
+  gboolean unchanged;           /* cf_backend_submit_unchanged (): no work */
 } CfFlight;
 
 struct _CfBackend
@@ -47,11 +56,31 @@ struct _CfBackend
   guint head, count;
   guint32 busy_slots;           /* bit s: slot s belongs to a frame in flight */
   CfBackendStats stats;         /* backends set last_kernel_us */
+  /* The regions of the frame being processed or submitted, NULL for the
+   * whole frame: set by the base around the class's call only. */
+  const CfRegions *regions;
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);
 CfBackend *cf_backend_cpu_reference_new (GError ** error);
 CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
+
+/* The rectangles of the frame's regions in channel `ch`'s samples
+ * (rounded outward, empty ones dropped); returns how many (at most
+ * CF_REGIONS_MAX). */
+int cf_regions_for_channel (const CfRegions * regions, const CfChannel * ch,
+    CfRect * out);
+/* Host frames: copies the input samples the regions leave unfiltered
+ * into the output (cf-region-composite.c). */
+void cf_regions_composite (const CfLayout * layout, const CfRegions * regions,
+    const CfFrame * in, const CfFrame * out);
+/* Pixelate blocks in a channel of `ch` samples along a frame dimension of
+ * `frame` pixels: the block over the subsampling, at least 1. */
+int cf_pixelate_block_for (int block, int frame, int ch);
+/* Host frames: pixelates in into out, with blocks of `block` pixels, where
+ * the regions say (NULL: the whole frame) (cf-pixelate.c). */
+void cf_pixelate_frame (const CfLayout * layout, int block,
+    const CfRegions * regions, const CfFrame * in, const CfFrame * out);
 
 /* Replaces the plan description (takes `name`). */
 void cf_backend_take_plan_name (CfBackend * backend, char *name);

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: backend creation, dispatch, and the frames in flight:
  * the base owns their queue and which slot each one uses, so no backend
  * and no caller keeps a count of its own. */
@@ -169,15 +173,77 @@ check_frame (const CfSpec * spec, const CfLayout * layout, const CfFrame * in,
   return TRUE;
 }
 
+/* A region list the backends can take: fitted to a frame, not too long. */
+static gboolean
+check_regions (const CfRegions * regions, GError ** error)
+{
+  if (regions == NULL)
+    return TRUE;
+  if (regions->frame_width <= 0 || regions->frame_height <= 0
+      || regions->n_rects < 0 || regions->n_rects > CF_REGIONS_MAX
+      || (regions->n_rects > 0 && regions->rects == NULL)) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "Region list not fitted to the frame (cf_regions_fit): %d "
+        "rectangles for a %dx%d frame", regions->n_rects,
+        regions->frame_width, regions->frame_height);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* One frame, synchronously.  Backends that do not read the regions
+ * filter the whole frame and the input is composited back where the
+ * regions leave it alone; pixelate needs no backend (exact integer means,
+ * cf-pixelate.c). */
+static gboolean
+run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
+    const CfFrame * in, const CfFrame * out, const CfRegions * regions,
+    GError ** error)
+{
+  gboolean ok;
+
+  if (backend->klass->handles_regions) {
+    backend->regions = regions;
+    ok = backend->klass->process (backend, spec, layout, in, out, error);
+    backend->regions = NULL;
+    return ok;
+  }
+  if (spec->kp.operation == CF_OPERATION_PIXELATE) {
+    cf_pixelate_frame (layout, spec->kp.block, regions, in, out);
+    return TRUE;
+  }
+  if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0) {
+    cf_regions_composite (layout, regions, in, out);
+    return TRUE;
+  }
+  /* The backend may skip rows no region covers (cpu-fast). */
+  backend->regions = regions;
+  ok = backend->klass->process (backend, spec, layout, in, out, error);
+  backend->regions = NULL;
+  if (ok && regions)
+    cf_regions_composite (layout, regions, in, out);
+  return ok;
+}
+
 gboolean
 cf_backend_process (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     GError ** error)
 {
+  return cf_backend_process_regions (backend, spec, layout, in, out, NULL,
+      error);
+}
+
+gboolean
+cf_backend_process_regions (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    const CfRegions * regions, GError ** error)
+{
   CHECK_ARG (backend != NULL);
-  if (!check_frame (spec, layout, in, out, error))
+  if (!check_frame (spec, layout, in, out, error)
+      || !check_regions (regions, error))
     return FALSE;
-  return backend->klass->process (backend, spec, layout, in, out, error);
+  return run_frame (backend, spec, layout, in, out, regions, error);
 }
 
 void
@@ -211,45 +277,94 @@ free_slot (const CfBackend * backend)
   return s;
 }
 
+/* The next flight record, or NULL (error set) when the limit is reached. */
+static CfFlight *
+next_flight (CfBackend * backend, GError ** error)
+{
+  CfFlight *flight;
+
+  if (backend->count >= backend->max_in_flight) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "%u frame%s already in flight, the most allowed (%u): wait for one "
+        "first", backend->count, backend->count == 1 ? "" : "s",
+        backend->max_in_flight);
+    return NULL;
+  }
+  flight = &backend->flights[(backend->head + backend->count) %
+      CF_BACKEND_MAX_IN_FLIGHT];
+  memset (flight, 0, sizeof (*flight));
+  return flight;
+}
+
+static void
+take_flight (CfBackend * backend, CfFlight * flight, gpointer frame_data,
+    guint slot, gint64 start)
+{
+  flight->data = frame_data;
+  flight->slot = slot;
+  flight->submit_time = start;
+  backend->busy_slots |= 1u << slot;
+  backend->count++;
+}
+
 gboolean
 cf_backend_submit (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     gpointer frame_data, GError ** error)
+{
+  return cf_backend_submit_regions (backend, spec, layout, in, out, NULL,
+      frame_data, error);
+}
+
+gboolean
+cf_backend_submit_regions (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    const CfRegions * regions, gpointer frame_data, GError ** error)
 {
   CfFlight *flight;
   gint64 start;
   guint slot;
 
   CHECK_ARG (backend != NULL);
-  if (!check_frame (spec, layout, in, out, error))
+  if (!check_frame (spec, layout, in, out, error)
+      || !check_regions (regions, error))
     return FALSE;
-  if (backend->count >= backend->max_in_flight) {
-    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
-        "%u frame%s already in flight, the most allowed (%u): wait for one "
-        "first", backend->count, backend->count == 1 ? "" : "s",
-        backend->max_in_flight);
+  flight = next_flight (backend, error);
+  if (flight == NULL)
     return FALSE;
-  }
 
   slot = free_slot (backend);
   start = g_get_monotonic_time ();
-  flight = &backend->flights[(backend->head + backend->count) %
-      CF_BACKEND_MAX_IN_FLIGHT];
-  memset (flight, 0, sizeof (*flight));
   if (backend->klass->submit) {
-    if (!backend->klass->submit (backend, slot, spec, layout, in, out, error))
+    gboolean ok;
+
+    backend->regions = regions;
+    ok = backend->klass->submit (backend, slot, spec, layout, in, out, error);
+    backend->regions = NULL;
+    if (!ok)
       return FALSE;
   } else {
     /* Synchronous backends finish now and report at wait. */
-    backend->klass->process (backend, spec, layout, in, out,
-        &flight->sync_error);
+    run_frame (backend, spec, layout, in, out, regions, &flight->sync_error);
     backend->stats.last_kernel_us = g_get_monotonic_time () - start;
   }
-  flight->data = frame_data;
-  flight->slot = slot;
-  flight->submit_time = start;
-  backend->busy_slots |= 1u << slot;
-  backend->count++;
+  take_flight (backend, flight, frame_data, slot, start);
+  return TRUE;
+}
+
+gboolean
+cf_backend_submit_unchanged (CfBackend * backend, gpointer frame_data,
+    GError ** error)
+{
+  CfFlight *flight;
+
+  CHECK_ARG (backend != NULL);
+  flight = next_flight (backend, error);
+  if (flight == NULL)
+    return FALSE;
+  flight->unchanged = TRUE;
+  take_flight (backend, flight, frame_data, free_slot (backend),
+      g_get_monotonic_time ());
   return TRUE;
 }
 
@@ -262,7 +377,7 @@ retire_oldest (CfBackend * backend, CfFlight * done, GError ** error)
   gboolean ok;
 
   *done = backend->flights[backend->head];
-  if (backend->klass->wait) {
+  if (backend->klass->wait && !done->unchanged) {
     ok = backend->klass->wait (backend, done->slot, &err);
   } else {
     err = done->sync_error;

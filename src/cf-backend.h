@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the backends behind one interface.  The CPU backend is
  * the reference and the fallback; the CUDA backend computes the same bytes. */
 #ifndef CF_BACKEND_H
@@ -6,6 +10,7 @@
 #include <glib.h>
 #include "cf-spec.h"
 #include "cf-layout.h"
+#include "cf-regions.h"
 
 G_BEGIN_DECLS
 
@@ -72,6 +77,24 @@ gboolean cf_backend_wait (CfBackend * backend, gpointer * frame_data,
  * first, handing each one's frame_data to `release` (may be NULL).
  * cf_backend_free () does the same with no `release`. */
 void cf_backend_discard (CfBackend * backend, GDestroyNotify release);
+
+/* Regions (docs/regions.md): the same, filtering only where `regions`
+ * says (NULL: the whole frame).  The list must have been fitted to the
+ * frame (cf_regions_fit); it is read during the call only.  In
+ * CF_REGION_INSIDE mode the output equals the whole-frame output inside the
+ * union of the rectangles and the input elsewhere; CF_REGION_OUTSIDE the
+ * opposite. */
+gboolean cf_backend_process_regions (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    const CfRegions * regions, GError ** error);
+gboolean cf_backend_submit_regions (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    const CfRegions * regions, gpointer frame_data, GError ** error);
+/* A frame that needs no filtering (no region in CF_REGION_INSIDE mode):
+ * it takes its place among the frames in flight, so it completes in order,
+ * and costs nothing (the caller passes its input on). */
+gboolean cf_backend_submit_unchanged (CfBackend * backend,
+    gpointer frame_data, GError ** error);
 
 /* The kernel path the last frame's spec and layout were planned onto, as
  * the backend chose it once for them ("cpu", "fast separable 4x8-bit K=5

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFT convolution on the CPU (see cf-cpu-fft.h).
  *
  * Each tile of fft_w x fft_h centred samples (borders mapped as the direct

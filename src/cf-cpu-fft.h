@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend's FFT convolution of large dense
  * kernels, with FFTW in double precision.  The tiles, their error bound and
  * the rounding are the GPU path's (cf-fft-plan.c): the bytes are the direct

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend's plan (see cf-cpu-plan.h). */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend's plan, made once per (spec,
  * layout): which channels are filtered together, the weights as lists of
  * taps, the accumulator type that keeps the sums exact, and the scratch

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: a fixed set of worker threads that run one job split
  * n ways and return when all parts are done.  Threads start once, when the
  * pool is made; running a job allocates nothing. */

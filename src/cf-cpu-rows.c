@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: the fast CPU backend's row kernels.  This file is
  * compiled once per instruction set (CF_CPU_VARIANT names the variant:
  * portable, avx2, avx512); the backend picks one at run time.  The sums

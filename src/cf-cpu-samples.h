@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: how the fast CPU backend reads and writes samples.
  * Every sample it touches goes through this one pair of functions, so a new
  * sample encoding is a change here only.  Compiled into each instruction-set

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: cuFFT opened with GModule, as GStreamer's nvcodec
  * opens the CUDA libraries it uses: no link-time dependency, so no
  * toolkit library (nor a RUNPATH into a toolkit) is needed to load the

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: cuFFT, loaded at run time.  The plugin needs only the
  * NVIDIA driver to load; the FFT path runs where a cuFFT library can be
  * opened, and every kernel takes the direct path elsewhere.  Only in builds

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFT convolution decisions.
  *
  * Exactness.  The direct path sums integer weights times integer samples;
@@ -119,7 +123,8 @@ cf_fft_spec_eligible (const CfSpec * spec)
 {
   const CfKernelParams *kp = &spec->kp;
 
-  return !kp->separable && spec->dense != NULL && kp->n_kernels == 1
+  return kp->operation == CF_OPERATION_CONVOLVE && !kp->separable
+      && spec->dense != NULL && kp->n_kernels == 1
       && (kp->op == CF_OP_LINEAR || kp->op == CF_OP_ABS);
 }
 

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: when a dense kernel is convolved through FFTs, and on
  * which tiles.  Plain arithmetic (no CUDA), so it is unit-tested anywhere;
  * src/cf-fft.c runs what it decides. */

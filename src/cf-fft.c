@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFT convolution with cuFFT, per stream.
  *
  * A frame runs in batches of tiles: pad (kernels/cf-fft.cu), forward D2Z,

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFT convolution of dense kernels with cuFFT.  One
  * CfFft belongs to one stream (a CUDA backend slot): it keeps the plans,
  * tile buffers and the kernel's spectrum of the last spec and frame

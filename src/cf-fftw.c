@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFTW opened with GModule, as cuFFT is (cf-cufft.c):
  * no link-time dependency, so the plugin loads where libfftw3 is not
  * installed. */

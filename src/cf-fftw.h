@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: FFTW 3 (double precision), loaded at run time.  The
  * plugin loads without it; the CPU backend's FFT path runs where
  * libfftw3 can be opened, and every kernel takes the direct path

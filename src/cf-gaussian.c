@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: Gaussian and Sobel taps, as OpenCV computes them.
  *
  * The Gaussian follows getGaussianKernelBitExact (exp of x^2 / (8 sigma^2)

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: host memory the copy engines can read and write
  * directly.  Page-locked (pinned) when CUDA is usable, which makes
  * host<->device copies several times faster and truly asynchronous;

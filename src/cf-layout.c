@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: frame layouts. */
 #include <string.h>
 #include "cf-layout.h"
@@ -72,8 +76,56 @@ cf_layout_init_interleaved (CfLayout * layout, int width, int height,
   memset (layout, 0, sizeof (*layout));
   layout->sample_bytes = sample_bytes;
   layout->depth = 8 * sample_bytes;
+  layout->colour = samples >= 3;
   for (c = 0; c < samples; c++)
     cf_layout_add_channel (layout, (filter_mask & (1u << c)) ?
         CF_CHANNEL_FILTER : CF_CHANNEL_COPY, 0, width, height,
         samples * sample_bytes, c * sample_bytes, 0);
+}
+
+int
+cf_layout_colour_groups (const CfLayout * layout,
+    int groups[CF_MAX_CHANNELS][3])
+{
+  int c, largest = 1;
+
+  for (c = 0; c < layout->n_channels; c++) {
+    const CfChannel *ch = &layout->channels[c];
+    int members[3], n = 0, i, j;
+
+    groups[c][0] = c;
+    groups[c][1] = groups[c][2] = -1;
+    if (!layout->colour || ch->mode != CF_CHANNEL_FILTER)
+      continue;
+    /* The three filtered channels of the plane with the lowest offsets
+     * (RGB10A2's share one word: then in the layout's order). */
+    for (i = 0; i < layout->n_channels; i++) {
+      const CfChannel *o = &layout->channels[i];
+      int rank = 0;
+
+      if (o->mode != CF_CHANNEL_FILTER || o->plane != ch->plane
+          || o->width != ch->width || o->height != ch->height
+          || o->pixel_stride != ch->pixel_stride)
+        continue;
+      for (j = 0; j < layout->n_channels; j++) {
+        const CfChannel *q = &layout->channels[j];
+
+        if (q->mode == CF_CHANNEL_FILTER && q->plane == ch->plane
+            && q->width == ch->width && q->height == ch->height
+            && q->pixel_stride == ch->pixel_stride && (q->offset < o->offset
+                || (q->offset == o->offset && j < i)))
+          rank++;
+      }
+      if (rank < 3)
+        members[rank] = i, n++;
+    }
+    if (n < 3)
+      continue;
+    if (c != members[0] && c != members[1] && c != members[2])
+      continue;
+    for (i = 0; i < 3; i++)
+      groups[c][i] = members[i];
+    largest = 3;
+  }
+  return largest;
 }

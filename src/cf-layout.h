@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: where the samples of a frame are.  A layout lists the
  * planes and, per channel, whether it is filtered, copied or filled.  The
  * element derives it from GstVideoInfo; engine users can build one for
@@ -20,6 +24,9 @@ typedef struct
   int plane_height[CF_MAX_PLANES];      /* rows */
   int n_channels;
   CfChannel channels[CF_MAX_CHANNELS];
+  /* Packed RGB: the first three filtered channels of a plane are one
+   * pixel's colour (the bilateral's colour distance spans them). */
+  int colour;
 } CfLayout;
 
 /* Plane pointers and strides (bytes) of one frame, in or out.  With
@@ -42,7 +49,7 @@ typedef struct
 
 /* One plane of width x height pixels with `samples` interleaved samples of
  * sample_bytes each; channel c is filtered when bit c of filter_mask is set,
- * else copied. */
+ * else copied.  Three or more samples are a colour (CfLayout.colour). */
 void cf_layout_init_interleaved (CfLayout * layout, int width, int height,
     int samples, int sample_bytes, guint filter_mask);
 
@@ -56,6 +63,12 @@ gboolean cf_layout_add_channel (CfLayout * layout, CfChannelMode mode,
  * CfChannel); FALSE for an encoding the backends cannot read. */
 gboolean cf_layout_set_encoding (CfLayout * layout, int word_bytes,
     int depth, int shift, gboolean shared_word);
+
+/* For each channel c, groups[c] the channels whose samples form its colour
+ * (three for packed RGB, see CfLayout.colour) or only c, unused ones -1.
+ * Returns the largest group's size. */
+int cf_layout_colour_groups (const CfLayout * layout,
+    int groups[CF_MAX_CHANNELS][3]);
 
 /* The depth filter specs are built for (cf_spec_new_for_depth). */
 int cf_layout_depth (const CfLayout * layout);

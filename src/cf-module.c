@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: libraries opened at run time (see cf-module.h), as
  * GStreamer's nvcodec opens the CUDA libraries it uses. */
 #include <gmodule.h>

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: optional libraries opened at run time with GModule
  * (cuFFT, FFTW), so the plugin loads where they are not installed. */
 #ifndef CF_MODULE_H

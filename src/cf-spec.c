@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: filter parameters → quantised integer weights.
  *
  * Every filter becomes one or two integer kernels (separable row/column taps
@@ -31,6 +35,10 @@ cf_params_init (CfParams * params)
   params->scale = 1.0;
   params->amount = 1.0;
   params->border = CF_BORDER_REFLECT101;
+  params->shape = CF_SHAPE_RECT;
+  params->iterations = 1;
+  params->sigma_color = CF_SIGMA_COLOR_AUTO;
+  params->block_size = CF_PIXELATE_DEFAULT_BLOCK;
 }
 
 static int
@@ -498,32 +506,94 @@ dense_weights_are_bytes (const CfSpec * spec)
   return TRUE;
 }
 
+/* Pixelate: no weights; the backends average blocks (cf-pixelate.c,
+ * kernels/cf-region.cu). */
+static gboolean
+build_pixelate (CfSpec * spec, const CfParams * p, GError ** error)
+{
+  if (p->block_size < 1 || p->block_size > CF_PIXELATE_MAX_BLOCK) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+        "pixelate: block-size %d is outside 1 .. %d", p->block_size,
+        CF_PIXELATE_MAX_BLOCK);
+    return FALSE;
+  }
+  spec->kp.block = p->block_size;
+  spec->kp.kw = spec->kp.kh = 1;
+  spec->kp.separable = 1;
+  return TRUE;
+}
+
 #define ALL_SIZE (CF_READS_KERNEL_SIZE | CF_READS_SCALE_OFFSET)
+#define MORPH_READS (CF_READS_KERNEL_SIZE | CF_READS_KERNEL | CF_READS_SHAPE \
+    | CF_READS_ITERATIONS)
+
+/* The nonlinear operations' builders (cf-spec-nonlin.c). */
+#define build_median cf_spec_build_median
+#define build_morph cf_spec_build_morph
+#define build_bilateral cf_spec_build_bilateral
 
 const CfFilterInfo cf_filters[CF_N_FILTERS] = {
   {CF_FILTER_GAUSSIAN, "gaussian",
         "Gaussian blur (sigma, sigma-y, kernel-size)", "blur",
-        CF_READS_SIGMA | CF_READS_KERNEL_SIZE, FALSE, CF_SIZE_FROM_SIGMA,
-      build_gaussian},
+        CF_OPERATION_CONVOLVE,
+        CF_READS_SIGMA | CF_READS_SIGMA_Y | CF_READS_KERNEL_SIZE, FALSE,
+      CF_SIZE_FROM_SIGMA, build_gaussian},
   {CF_FILTER_BOX, "box", "Box blur: mean of kernel-size x kernel-size",
-      "mean", CF_READS_KERNEL_SIZE, FALSE, 3, build_box},
+      "mean", CF_OPERATION_CONVOLVE, CF_READS_KERNEL_SIZE, FALSE, 3,
+      build_box},
   {CF_FILTER_SOBEL, "sobel", "Sobel gradient magnitude",
-      "gradient magnitude", ALL_SIZE, TRUE, 3, build_sobel},
+      "gradient magnitude", CF_OPERATION_CONVOLVE, ALL_SIZE, TRUE, 3,
+      build_sobel},
   {CF_FILTER_SOBEL_X, "sobel-x", "Absolute Sobel derivative in x", NULL,
-      ALL_SIZE, TRUE, 3, build_sobel},
+      CF_OPERATION_CONVOLVE, ALL_SIZE, TRUE, 3, build_sobel},
   {CF_FILTER_SOBEL_Y, "sobel-y", "Absolute Sobel derivative in y", NULL,
-      ALL_SIZE, TRUE, 3, build_sobel},
+      CF_OPERATION_CONVOLVE, ALL_SIZE, TRUE, 3, build_sobel},
   /* kernel-size may only be 0 or the fixed 3. */
   {CF_FILTER_SCHARR, "scharr", "Scharr 3x3 gradient magnitude", NULL,
-      CF_READS_SCALE_OFFSET, TRUE, 3, build_scharr},
+      CF_OPERATION_CONVOLVE, CF_READS_SCALE_OFFSET, TRUE, 3, build_scharr},
   {CF_FILTER_LAPLACIAN, "laplacian", "Absolute Laplacian", NULL,
-      ALL_SIZE, TRUE, 1, build_laplacian},
+      CF_OPERATION_CONVOLVE, ALL_SIZE, TRUE, 1, build_laplacian},
   {CF_FILTER_SHARPEN, "sharpen", "Unsharp mask (sigma, kernel-size, amount)",
-        "unsharp mask", CF_READS_SIGMA | CF_READS_KERNEL_SIZE | CF_READS_AMOUNT,
-      FALSE, CF_SIZE_FROM_SIGMA, build_gaussian},
+        "unsharp mask", CF_OPERATION_CONVOLVE,
+        CF_READS_SIGMA | CF_READS_SIGMA_Y | CF_READS_KERNEL_SIZE |
+        CF_READS_AMOUNT, FALSE,
+      CF_SIZE_FROM_SIGMA, build_gaussian},
   {CF_FILTER_CUSTOM, "custom", "User kernel from the kernel property",
-        "the kernel property", CF_READS_KERNEL | CF_READS_SCALE_OFFSET, FALSE,
-      CF_SIZE_FROM_KERNEL, build_custom},
+        "the kernel property", CF_OPERATION_CONVOLVE,
+        CF_READS_KERNEL | CF_READS_SCALE_OFFSET, FALSE, CF_SIZE_FROM_KERNEL,
+      build_custom},
+  {CF_FILTER_MEDIAN, "median", "Median of kernel-size x kernel-size (odd)",
+        "denoise", CF_OPERATION_MEDIAN, CF_READS_KERNEL_SIZE, FALSE, 3,
+      build_median},
+  {CF_FILTER_ERODE, "erode", "Minimum over the structuring element",
+        "morphology", CF_OPERATION_MORPH, MORPH_READS, FALSE, 3, build_morph},
+  {CF_FILTER_DILATE, "dilate", "Maximum over the structuring element", NULL,
+      CF_OPERATION_MORPH, MORPH_READS, FALSE, 3, build_morph},
+  {CF_FILTER_OPEN, "open", "Erode, then dilate", NULL,
+      CF_OPERATION_MORPH, MORPH_READS, FALSE, 3, build_morph},
+  {CF_FILTER_CLOSE, "close", "Dilate, then erode", NULL,
+      CF_OPERATION_MORPH, MORPH_READS, FALSE, 3, build_morph},
+  {CF_FILTER_GRADIENT, "gradient", "Morphological gradient: dilate - erode",
+      NULL, CF_OPERATION_MORPH, MORPH_READS, TRUE, 3, build_morph},
+  {CF_FILTER_TOPHAT, "tophat", "Top hat: source - open", NULL,
+      CF_OPERATION_MORPH, MORPH_READS, TRUE, 3, build_morph},
+  {CF_FILTER_BLACKHAT, "blackhat", "Black hat: close - source", NULL,
+      CF_OPERATION_MORPH, MORPH_READS, TRUE, 3, build_morph},
+  {CF_FILTER_BILATERAL, "bilateral",
+        "Edge-preserving bilateral smoothing (kernel-size = diameter, sigma, "
+        "sigma-color)", "edge-preserving smoothing", CF_OPERATION_BILATERAL,
+        CF_READS_SIGMA | CF_READS_KERNEL_SIZE | CF_READS_SIGMA_COLOR, FALSE,
+      CF_SIZE_FROM_SIGMA, build_bilateral},
+  {CF_FILTER_PIXELATE, "pixelate",
+        "Pixelate: blocks of block-size pixels, each its mean", "mosaic",
+        CF_OPERATION_PIXELATE, CF_READS_BLOCK_SIZE, FALSE, 1,
+      build_pixelate},
+};
+
+const CfShapeInfo cf_shapes[CF_N_SHAPES] = {
+  {CF_SHAPE_RECT, "rect", "Rectangle: every element"},
+  {CF_SHAPE_ELLIPSE, "ellipse", "Ellipse inscribed in the square"},
+  {CF_SHAPE_CROSS, "cross", "Cross through the centre"},
 };
 
 const CfBorderInfo cf_borders[CF_N_BORDERS] = {
@@ -599,6 +669,7 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
           "unknown filter %d", params->filter);
       ok = FALSE;
     } else {
+      kp->operation = info->operation;
       ok = info->build (spec, params, error);
     }
   }
@@ -608,8 +679,10 @@ cf_spec_new_for_depth (const CfParams * params, int depth, GError ** error)
   }
   kp->ax = kp->kw / 2;
   kp->ay = kp->kh / 2;
-  kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
-  kp->dense_taps_s8 = dense_weights_are_bytes (spec);
+  if (kp->operation == CF_OPERATION_CONVOLVE) {
+    kp->wide_acc = kp->wide_acc || needs_wide_acc (spec);
+    kp->dense_taps_s8 = dense_weights_are_bytes (spec);
+  }
   spec->serial = atomic_fetch_add (&spec_serial, 1) + 1;
   return spec;
 }
@@ -620,11 +693,47 @@ cf_spec_skip_serials (guint64 n)
   atomic_fetch_add (&spec_serial, n);
 }
 
+gboolean
+cf_params_check (const CfParams * params, GError ** error)
+{
+  static const int depths[] = { 8, 16 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++) {
+    CfSpec *spec = cf_spec_new_for_depth (params, depths[i], error);
+
+    if (spec == NULL)
+      return FALSE;
+    cf_spec_free (spec);
+  }
+  return TRUE;
+}
+
+const void *
+cf_spec_device_weights (const CfSpec * spec, gsize * bytes)
+{
+  const CfKernelParams *kp = &spec->kp;
+
+  *bytes = 0;
+  if (kp->operation != CF_OPERATION_CONVOLVE) {
+    *bytes = (gsize) spec->nl.n_table * sizeof (int);
+    return *bytes > 0 ? spec->table : NULL;
+  }
+  if (!cf_weights_on_device (kp))
+    return NULL;
+  if (kp->separable) {
+    *bytes = sizeof (spec->sep);
+    return &spec->sep;
+  }
+  *bytes = (gsize) kp->kw * kp->kh * sizeof (int);
+  return spec->dense;
+}
+
 void
 cf_spec_free (CfSpec * spec)
 {
   if (spec == NULL)
     return;
   g_free (spec->dense);
+  g_free (spec->table);
   g_free (spec);
 }

@@ -1,3 +1,7 @@
+/* cudafilter
+ * Copyright (C) 2025-2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
 /* cudafilter engine: filter parameters and the quantised filter spec built
  * from them.  A spec is built when a parameter (or the sample depth) changes,
  * never per frame; both backends run the same spec and give identical bytes. */
@@ -20,10 +24,35 @@ typedef enum
   CF_FILTER_SCHARR,             /* gradient magnitude, 3x3 Scharr */
   CF_FILTER_LAPLACIAN,
   CF_FILTER_SHARPEN,            /* unsharp mask */
-  CF_FILTER_CUSTOM
+  CF_FILTER_CUSTOM,
+  CF_FILTER_MEDIAN,
+  CF_FILTER_ERODE,
+  CF_FILTER_DILATE,
+  CF_FILTER_OPEN,
+  CF_FILTER_CLOSE,
+  CF_FILTER_GRADIENT,           /* dilate - erode */
+  CF_FILTER_TOPHAT,             /* src - open */
+  CF_FILTER_BLACKHAT,           /* close - src */
+  CF_FILTER_BILATERAL,
+  CF_FILTER_PIXELATE            /* block means (mosaic) */
 } CfFilter;
 
-#define CF_N_FILTERS (CF_FILTER_CUSTOM + 1)
+#define CF_N_FILTERS (CF_FILTER_PIXELATE + 1)
+
+/* Structuring elements as OpenCV's getStructuringElement makes them. */
+typedef enum
+{
+  CF_SHAPE_RECT = 0,
+  CF_SHAPE_ELLIPSE,
+  CF_SHAPE_CROSS
+} CfShape;
+
+#define CF_N_SHAPES (CF_SHAPE_CROSS + 1)
+
+/* CfParams.sigma_color: 30 at 8 bits, scaled to the depth. */
+#define CF_SIGMA_COLOR_AUTO (-1.0)
+#define CF_SIGMA_COLOR_8BIT 30.0
+#define CF_MAX_ITERATIONS 16
 
 /* User-facing parameters, as the element's properties hold them. */
 typedef struct
@@ -39,6 +68,10 @@ typedef struct
   double amount;                /* sharpen strength */
   CfBorder border;
   int border_value;             /* sample value, clamped to the depth's range */
+  CfShape shape;                /* morphology without a kernel */
+  int iterations;               /* morphology: 1 .. CF_MAX_ITERATIONS */
+  double sigma_color;           /* bilateral, sample units, or _AUTO */
+  int block_size;               /* pixelate: block side in pixels, >= 1 */
 } CfParams;
 
 typedef struct
@@ -46,8 +79,13 @@ typedef struct
   CfKernelParams kp;            /* what the kernels need, by value */
   CfSepWeights sep;             /* weights when kp.separable */
   int *dense;                   /* kh * kw weights, row-major, otherwise */
+  CfNonlin nl;                  /* nonlinear operations: the passes */
+  int *table;                   /* and their nl.n_table ints, or NULL */
   guint64 serial;               /* unique per spec: backends cache on it */
 } CfSpec;
+
+#define CF_PIXELATE_DEFAULT_BLOCK 16
+#define CF_PIXELATE_MAX_BLOCK 4096
 
 void cf_params_init (CfParams * params);
 
@@ -58,16 +96,31 @@ CfSpec *cf_spec_new_for_depth (const CfParams * params, int depth,
 CfSpec *cf_spec_new (const CfParams * params, int sample_bytes,
     GError ** error);
 void cf_spec_free (CfSpec * spec);
+/* Whether params make a spec at every depth a stream may have (8 and 16
+ * bits, the extremes of the taps and of the sums): the one test of
+ * settings, so that a value is taken or refused the same way whatever
+ * format is negotiated later. */
+gboolean cf_params_check (const CfParams * params, GError ** error);
+/* What a CUDA launch reads from device memory, and its size in bytes: for a
+ * convolution (cf_weights_on_device) the dense matrix or separable taps too
+ * long for the launch parameters, for a nonlinear operation its table;
+ * NULL when the launch parameters carry all it needs. */
+const void *cf_spec_device_weights (const CfSpec * spec, gsize * bytes);
 
 /* The parameters a filter reads besides border and border-value, which
  * every filter reads. */
 typedef enum
 {
-  CF_READS_SIGMA = 1 << 0,      /* sigma and sigma-y */
+  CF_READS_SIGMA = 1 << 0,      /* sigma */
   CF_READS_KERNEL_SIZE = 1 << 1,        /* as its size or aperture */
   CF_READS_KERNEL = 1 << 2,     /* kernel and divisor */
   CF_READS_SCALE_OFFSET = 1 << 3,
-  CF_READS_AMOUNT = 1 << 4
+  CF_READS_AMOUNT = 1 << 4,
+  CF_READS_SHAPE = 1 << 5,      /* shape (unless kernel is set) */
+  CF_READS_ITERATIONS = 1 << 6,
+  CF_READS_SIGMA_COLOR = 1 << 7,
+  CF_READS_BLOCK_SIZE = 1 << 8,
+  CF_READS_SIGMA_Y = 1 << 9
 } CfFilterReads;
 
 /* CfFilterInfo.default_size when kernel_size 0 is not a fixed size. */
@@ -82,6 +135,7 @@ typedef struct
   const char *nick;             /* the public name (gst-launch-1.0): stable */
   const char *blurb;            /* one line for gst-inspect-1.0 */
   const char *gloss;            /* what it does, in the filter list; or NULL */
+  CfOperation operation;        /* which implementations run it */
   CfFilterReads reads;
   gboolean derivative;          /* gives grey edges on YUV */
   int default_size;             /* taps when kernel_size is 0, or CF_SIZE_* */
@@ -91,6 +145,18 @@ typedef struct
 
 /* cf_filters[f].filter == f for every CfFilter f. */
 extern const CfFilterInfo cf_filters[CF_N_FILTERS];
+
+typedef struct
+{
+  CfShape shape;
+  const char *nick;             /* stable */
+  const char *blurb;
+} CfShapeInfo;
+
+extern const CfShapeInfo cf_shapes[CF_N_SHAPES];
+
+/* OpenCV's getStructuringElement (shape, (k, k)): k * k ones and zeros. */
+void cf_structuring_element (CfShape shape, int k, int *out);
 
 #define CF_N_BORDERS (CF_BORDER_CONSTANT + 1)
 

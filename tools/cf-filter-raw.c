@@ -34,6 +34,7 @@ typedef struct
 /* From the engine's tables: the element's names. */
 static NameValue filter_names[CF_N_FILTERS + 1];
 static NameValue border_names[CF_N_BORDERS + 1];
+static NameValue shape_names[CF_N_SHAPES + 1];
 
 static void
 fill_names (void)
@@ -46,6 +47,9 @@ fill_names (void)
   for (i = 0; i < CF_N_BORDERS; i++)
     border_names[i] = (NameValue) {
     cf_borders[i].nick, cf_borders[i].border};
+  for (i = 0; i < CF_N_SHAPES; i++)
+    shape_names[i] = (NameValue) {
+    cf_shapes[i].nick, cf_shapes[i].shape};
 }
 
 static const NameValue backend_names[] = {
@@ -120,6 +124,8 @@ init_layout (CfLayout * layout, int width, int height, int samples,
   memset (layout, 0, sizeof (*layout));
   layout->sample_bytes = depth > 8 ? 2 : 1;
   layout->depth = depth;
+  /* Three or more samples are RGB(A) here. */
+  layout->colour = samples >= 3;
   for (c = 0; c < samples; c++) {
     gboolean filtered = (filter_mask & (1u << c)) != 0;
     CfChannelMode mode = filtered ? CF_CHANNEL_FILTER : CF_CHANNEL_COPY;
@@ -148,8 +154,10 @@ run (int argc, char **argv)
   CfParams params;
   int width = 0, height = 0, samples = 1, depth = 8;
   char *filter = NULL, *border = NULL, *backend_name = NULL, *mask = NULL;
-  char *kernel = NULL, *packing = NULL;
-  gboolean msb = FALSE, rgb10a2;
+  char *kernel = NULL, *packing = NULL, *shape = NULL, *regions_text = NULL;
+  int shape_value = CF_SHAPE_RECT;
+  gboolean msb = FALSE, outside = FALSE, rgb10a2;
+  CfRegions regions;
   GOptionContext *ctx;
   GError *error = NULL;
   int filter_value, border_value_enum, backend_kind, sample_bytes;
@@ -182,7 +190,17 @@ run (int argc, char **argv)
           "NAME"},
       {"filter", 0, 0, G_OPTION_ARG_STRING, &filter,
           "gaussian, box, sobel, sobel-x, sobel-y, scharr, laplacian, "
-            "sharpen or custom (default gaussian)", "NAME"},
+            "sharpen, custom, median, erode, dilate, open, close, gradient, "
+            "tophat, blackhat, bilateral or pixelate (default gaussian)",
+          "NAME"},
+      {"shape", 0, 0, G_OPTION_ARG_STRING, &shape,
+          "Morphology's element without --kernel: rect, ellipse or cross",
+          "NAME"},
+      {"iterations", 0, 0, G_OPTION_ARG_INT, &params.iterations,
+          "Morphology: times the erosions and dilations repeat (1-16)", "N"},
+      {"sigma-color", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma_color,
+          "Bilateral range sigma in sample units (-1 = 30 at 8 bits, "
+            "scaled to the depth)", "S"},
       {"sigma", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma,
           "Gaussian sigma", "S"},
       {"sigma-y", 0, 0, G_OPTION_ARG_DOUBLE, &params.sigma_y,
@@ -205,6 +223,13 @@ run (int argc, char **argv)
           "Sample value outside the frame for border=constant", "V"},
       {"backend", 0, 0, G_OPTION_ARG_STRING, &backend_name,
           "cpu (default) or cuda", "NAME"},
+      {"block-size", 0, 0, G_OPTION_ARG_INT, &params.block_size,
+          "Pixelate block size in pixels (default 16)", "N"},
+      {"regions", 0, 0, G_OPTION_ARG_STRING, &regions_text,
+          "Filter only inside these rectangles: \"x,y,w,h; x,y,w,h\"",
+          "LIST"},
+      {"outside", 0, 0, G_OPTION_ARG_NONE, &outside,
+          "With --regions: filter everything but the rectangles", NULL},
       {"mask", 0, 0, G_OPTION_ARG_STRING, &mask,
           "Channels to filter as a bit mask, others are copied "
             "(default all)", "BITS"},
@@ -248,6 +273,7 @@ run (int argc, char **argv)
   if ((filter && !lookup (filter_names, "filter", filter, &filter_value)) ||
       (border && !lookup (border_names, "border", border,
               &border_value_enum)) ||
+      (shape && !lookup (shape_names, "shape", shape, &shape_value)) ||
       (backend_name && !lookup (backend_names, "backend", backend_name,
               &backend_kind))) {
     g_option_context_free (ctx);
@@ -256,6 +282,7 @@ run (int argc, char **argv)
   params.filter = filter_value;
   params.border = border_value_enum;
   params.kernel = kernel;
+  params.shape = shape_value;
 
   filter_mask = (1u << samples) - 1;
   if (mask) {
@@ -309,6 +336,17 @@ run (int argc, char **argv)
 
   init_layout (&layout, width, height, samples, depth, msb, rgb10a2,
       filter_mask);
+  cf_regions_init (&regions);
+  regions.mode = outside ? CF_REGION_OUTSIDE : CF_REGION_INSIDE;
+  if (regions_text && !cf_regions_parse (regions_text, &regions, &error)) {
+    report ("--regions: %s", error->message);
+    g_clear_error (&error);
+    cf_spec_free (spec);
+    g_free (in_data);
+    g_option_context_free (ctx);
+    return 2;
+  }
+  cf_regions_fit (&regions, 0, width, height);
   memset (&in_frame, 0, sizeof (in_frame));
   memset (&out_frame, 0, sizeof (out_frame));
   out_data = g_malloc0 (expected);
@@ -317,8 +355,8 @@ run (int argc, char **argv)
   out_frame.data[0] = out_data;
   out_frame.stride[0] = in_frame.stride[0];
 
-  if (!cf_backend_process (backend, spec, &layout, &in_frame, &out_frame,
-          &error)) {
+  if (!cf_backend_process_regions (backend, spec, &layout, &in_frame,
+          &out_frame, regions_text ? &regions : NULL, &error)) {
     report ("%s", error->message);
     g_clear_error (&error);
     status = 1;
@@ -334,10 +372,13 @@ run (int argc, char **argv)
   g_free (in_data);
   g_free (filter);
   g_free (border);
+  g_free (shape);
   g_free (backend_name);
   g_free (mask);
   g_free (kernel);
   g_free (packing);
+  g_free (regions_text);
+  cf_regions_reset (&regions);
   g_option_context_free (ctx);
   return status;
 }

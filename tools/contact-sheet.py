@@ -40,6 +40,17 @@ FILTERS = [
     ("laplacian", "laplacian scale=2", "filter=laplacian scale=2"),
     ("sharpen", "sharpen sigma=2 amount=2", "filter=sharpen sigma=2 amount=2"),
     ("custom-emboss", "custom (emboss preset)", "@preset=emboss"),
+    ("median", "median kernel-size=7", "filter=median kernel-size=7"),
+    ("erode", "erode ellipse 5", "filter=erode shape=ellipse kernel-size=5"),
+    ("dilate", "dilate ellipse 5",
+     "filter=dilate shape=ellipse kernel-size=5"),
+    ("open", "open rect 7", "filter=open kernel-size=7"),
+    ("close", "close rect 7", "filter=close kernel-size=7"),
+    ("gradient", "gradient cross 3", "filter=gradient shape=cross"),
+    ("tophat", "tophat rect 9", "filter=tophat kernel-size=9"),
+    ("blackhat", "blackhat rect 9", "filter=blackhat kernel-size=9"),
+    ("bilateral", "bilateral d=9 sigma-color=40",
+     "filter=bilateral kernel-size=9 sigma=3 sigma-color=40"),
 ]
 # A wide blur shows how each border mode fills the 15 pixels it reaches
 # beyond every edge of the frame.

@@ -22,6 +22,10 @@
 #               CuPy on the same GPU, 4K and 1080p
 #   npp         (not in the default list) bench/cudafilter-npp-bench: NPP's
 #               filters on the same frames, 4K and 1080p, the copy beside
+#   nonlinear   (not in the default list) median, morphology and bilateral:
+#               their parity cases, memcheck and racecheck on them, the
+#               reference test on backend=cuda for them, and their bench
+#               rows beside the copy and NPP
 #   formats     (not in the default list) the new formats' checks: parity
 #               on their layouts, memcheck and racecheck on them, the
 #               element and CUDA-memory tests (P010 from nvh265dec)
@@ -84,6 +88,35 @@ for s in $steps; do
         "$build/tests/gpu/test-parity" -p /gpu-parity/gaussian-s2.5 \
         -p /gpu-parity/custom-5x5 -p /gpu-parity/sobel-5 ;;
     kernels) step kernels 300 bench/targets.sh "$build" 100 ;;
+    nonlinear)
+      nl="-p /gpu-parity/median-3 -p /gpu-parity/median-5
+        -p /gpu-parity/erode-rect-3 -p /gpu-parity/dilate-rect-5-it3
+        -p /gpu-parity/erode-ellipse-7-it2 -p /gpu-parity/open-cross-3
+        -p /gpu-parity/close-ellipse-5 -p /gpu-parity/gradient-rect-3
+        -p /gpu-parity/tophat-kernel-it2 -p /gpu-parity/blackhat-rect-7
+        -p /gpu-parity/bilateral-5 -p /gpu-parity/bilateral-7-auto"
+      # shellcheck disable=SC2086
+      step nonlinear-parity 240 "$build/tests/gpu/test-parity" $nl
+      # shellcheck disable=SC2086
+      step nonlinear-memcheck 300 compute-sanitizer --tool memcheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/median-3 \
+        -p /gpu-parity/open-cross-3 -p /gpu-parity/tophat-kernel-it2 \
+        -p /gpu-parity/bilateral-5
+      step nonlinear-racecheck 300 compute-sanitizer --tool racecheck \
+        "$build/tests/gpu/test-parity" -p /gpu-parity/median-3 \
+        -p /gpu-parity/dilate-rect-5-it3 -p /gpu-parity/bilateral-5
+      step nonlinear-reference 600 /usr/bin/python3 \
+        tests/reference/test_reference.py --tool "$build/tools/cf-filter-raw" \
+        --backend cuda --filter median --filter erode --filter dilate \
+        --filter open --filter close --filter gradient --filter tophat \
+        --filter blackhat --filter bilateral
+      step nonlinear-bench 300 "$build/bench/cudafilter-bench" \
+        --filter median,erode,dilate,open,bilateral --kernel-size 3 \
+        --format gray8,rgba,gray16 --size 3840x2160
+      [ -x "$build/bench/cudafilter-npp-bench" ] && \
+        step nonlinear-npp 300 "$build/bench/cudafilter-npp-bench" \
+          --case median-3,median-5,median-15,erode-3,dilate-3,erode-15,bilateral-9 \
+          --format gray8,rgb,rgba,gray16 ;;
     profile)
       # Nsight Compute on the cases furthest from the copy floor: achieved
       # bandwidth, occupancy and where warps stall (one launch each).

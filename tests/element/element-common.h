@@ -42,7 +42,8 @@ static const gchar *const all_formats[] = {
 
 static const gchar *const all_filters[] = {
   "gaussian", "box", "sobel", "sobel-x", "sobel-y", "scharr", "laplacian",
-  "sharpen", "custom"
+  "sharpen", "custom", "median", "erode", "dilate", "open", "close",
+  "gradient", "tophat", "blackhat", "bilateral"
 };
 
 /* got == want, with an optional printf-style description of the place. */

@@ -69,6 +69,50 @@ GST_START_TEST (test_property_validation)
     gst_message_unref (m);
   }
 
+  /* The nonlinear filters' refusals, in the same form. */
+  g_object_set (e, "kernel", NULL, "kernel-size", 0, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "median");
+  g_object_set (e, "kernel-size", 5, NULL);
+  fail_unless (pop_message (bus, GST_MESSAGE_WARNING) == NULL);
+  g_object_set (e, "kernel-size", 6, NULL);
+  g_object_get (e, "kernel-size", &ks, NULL);
+  check_int (ks, 5);
+  {
+    GstMessage *m = pop_message (bus, GST_MESSAGE_WARNING);
+    assert_message_mentions (m, "kernel-size", "median", NULL);
+    gst_message_unref (m);
+  }
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "erode");
+  g_object_set (e, "kernel", "0 1 0; 1 1 1; 0 1 0", NULL);
+  fail_unless (pop_message (bus, GST_MESSAGE_WARNING) == NULL);
+  g_object_set (e, "kernel", "0 0; 0 0", NULL);
+  {
+    GstMessage *m = pop_message (bus, GST_MESSAGE_WARNING);
+    assert_message_mentions (m, "kernel", "structuring element", NULL);
+    gst_message_unref (m);
+  }
+  g_object_get (e, "kernel", &kernel, NULL);
+  fail_unless_equals_string (kernel, "0 1 0; 1 1 1; 0 1 0");
+  g_free (kernel);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "iterations");
+  check_int (G_PARAM_SPEC_INT (pspec)->minimum, 1);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "bilateral");
+  g_object_set (e, "sigma-color", 25.0, NULL);
+  fail_unless (pop_message (bus, GST_MESSAGE_WARNING) == NULL);
+  g_object_set (e, "sigma-color", 0.0, NULL);
+  {
+    GstMessage *m = pop_message (bus, GST_MESSAGE_WARNING);
+    gdouble sc;
+
+    assert_message_mentions (m, "sigma-color", "greater than 0", NULL);
+    gst_message_unref (m);
+    g_object_get (e, "sigma-color", &sc, NULL);
+    fail_unless (sc == 25.0);
+  }
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "gaussian");
+  fail_unless (pop_message (bus, GST_MESSAGE_WARNING) == NULL);
+
   /* custom before kernel is fine while properties are being set. */
   g_object_set (e, "kernel", NULL, NULL);
   gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
@@ -185,6 +229,26 @@ GST_START_TEST (test_element_metadata)
         "%s", all_filters[i]);
   check_int (G_PARAM_SPEC_ENUM (pspec)->default_value, 0);
   fail_unless (g_type_from_name ("GstCudaFilterBorder") != 0);
+  fail_unless (g_type_from_name ("GstCudaFilterShape") != 0);
+
+  /* gst-inspect-1.0 says which filters read the new properties. */
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "shape");
+  fail_unless (strstr (g_param_spec_get_blurb (pspec),
+          "used by erode, dilate, open, close, gradient, tophat and "
+          "blackhat") != NULL, "%s", g_param_spec_get_blurb (pspec));
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "sigma-color");
+  fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
+          "used by bilateral only"), "%s", g_param_spec_get_blurb (pspec));
+  /* bilateral reads sigma (spatial), not sigma-y. */
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "sigma");
+  fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
+          "used by gaussian, sharpen and bilateral"), "%s",
+      g_param_spec_get_blurb (pspec));
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "sigma-y");
+  fail_unless (g_str_has_suffix (g_param_spec_get_blurb (pspec),
+          "used by gaussian and sharpen"), "%s",
+      g_param_spec_get_blurb (pspec));
   fail_unless (g_type_from_name ("GstCudaFilterBackend") != 0);
   fail_unless (g_type_from_name ("GstCudaFilterPlanes") != 0);
   gst_object_unref (e);

@@ -147,57 +147,106 @@ GST_START_TEST (test_custom_then_kernel_while_playing)
 
 GST_END_TEST;
 
-/* Settings are checked against 8-bit samples when set: one that a 16-bit
- * stream cannot take (sigma 7.9 needs 49 taps at 8 bits, 65 at 16) keeps
- * the last settings that worked, with a warning, instead of stopping the
- * pipeline. */
-GST_START_TEST (test_setting_too_deep_while_playing)
+/* The formats whose depths decide the taps: 8-bit (6 sigma + 1 taps) and
+ * 16-bit samples (8 sigma + 1), which videotestsrc offers first. */
+static const gchar *const depth_formats[] = { "RGBA", "BGRA64_LE" };
+
+/* A setting is checked at every depth when it is set, so one that a depth
+ * cannot take (sigma 35: 211 taps at 8 bits, 281 at 16, over 255) is
+ * refused the same way whatever format comes: a warning, the last value
+ * kept, frames filtered as before.  sigma 8 (49 and 65 taps) is taken at
+ * every depth. */
+GST_START_TEST (test_refusal_same_every_format)
 {
-  const gchar *backend = backends[__i__];
+  const gchar *backend = backends[__i__ / 2];
+  const gchar *format = depth_formats[__i__ % 2];
+  const gsize bytes = strcmp (format, "RGBA") == 0 ? 4 : 8;
   GstElement *e;
   GstHarness *h;
   GstBus *bus;
-  gchar *text;
+  gchar *text, *caps;
   guint errs, n, i;
+  gdouble sigma;
 
   if (!backend_starts (backend))
     return;
   e = gst_element_factory_make ("cudafilter", NULL);
   gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
-  g_object_set (e, "frames-in-flight", 1, "sigma", 1.0, NULL);
+  g_object_set (e, "frames-in-flight", 1, "sigma", 8.0, NULL);
   bus = gst_bus_new ();
   gst_element_set_bus (e, bus);
   h = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
-  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY16_LE,width=8,"
-      "height=8,framerate=30/1");
+  caps = g_strdup_printf ("video/x-raw,format=%s,width=8,height=8,"
+      "framerate=30/1", format);
+  gst_harness_set_src_caps_str (h, caps);
+  g_free (caps);
 
-  g_object_set (e, "sigma", 7.9, NULL);
+  g_object_set (e, "sigma", 35.0, NULL);
+  g_object_get (e, "sigma", &sigma, NULL);
+  fail_unless (sigma == 8.0, "sigma %g", sigma);
   for (i = 0; i < 2; i++) {
-    guint16 px[64];
+    guint8 px[8 * 8 * 8];
     GstBuffer *out;
     guint j;
 
-    for (j = 0; j < 64; j++)
-      px[j] = 1000;             /* a constant frame stays that constant */
+    for (j = 0; j < 8 * 8 * bytes; j++)
+      px[j] = 0x55;             /* a constant frame stays that constant */
     fail_unless_equals_int (gst_harness_push (h,
-            gst_buffer_new_memdup (px, sizeof px)), GST_FLOW_OK);
+            gst_buffer_new_memdup (px, 8 * 8 * bytes)), GST_FLOW_OK);
     out = gst_harness_pull (h);
     fail_unless (out != NULL);
-    gst_buffer_extract (out, 0, px, sizeof px);
-    fail_unless_equals_int (px[0], 1000);
-    fail_unless_equals_int (px[63], 1000);
+    gst_buffer_extract (out, 0, px, 8 * 8 * bytes);
+    for (j = 0; j < 8 * 8 * bytes; j++)
+      fail_unless_equals_int (px[j], 0x55);
     gst_buffer_unref (out);
   }
   text = messages (bus, &errs, &n);
-  fail_unless (errs == 0 && n == 1, "%u errors, %u warnings: %s", errs, n,
-      text);
-  fail_unless (strstr (text, "65-tap") != NULL, "%s", text);
+  fail_unless (errs == 0 && n == 1, "%s: %u errors, %u warnings: %s",
+      format, errs, n, text);
+  fail_unless (strstr (text, "'sigma'") && strstr (text, "281-tap")
+      && strstr (text, "Keeping 8"), "%s", text);
   g_free (text);
 
   gst_bus_set_flushing (bus, TRUE);
   gst_harness_teardown (h);
   gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
+static gchar *launch_warnings (const gchar * desc, guint * n);
+
+/* The first natural pipeline: gst-launch-1.0 videotestsrc ! cudafilter
+ * sigma=8 ! ..., which negotiates BGRA64_LE (65 taps) where a sink takes
+ * it, runs at every depth without a word; sigma=35 is refused with the
+ * same warning at every depth, filtering with sigma 1. */
+GST_START_TEST (test_sigma_8_every_format)
+{
+  const gchar *backend = backends[__i__ / 2];
+  const gchar *format = depth_formats[__i__ % 2];
+  gchar *desc, *text;
+  guint n;
+
+  if (!backend_starts (backend))
+    return;
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=%s,width=32,height=16 ! cudafilter backend=%s "
+      "sigma=8 ! fakesink", format, backend);
+  text = launch_warnings (desc, &n);
+  fail_unless (n == 0, "%s: %u warnings: %s", desc, n, text);
+  g_free (text);
+  g_free (desc);
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=%s,width=32,height=16 ! cudafilter backend=%s "
+      "sigma=35 ! fakesink", format, backend);
+  text = launch_warnings (desc, &n);
+  fail_unless (n == 1, "%s: %u warnings: %s", desc, n, text);
+  fail_unless (strstr (text, "'sigma'") && strstr (text, "281-tap")
+      && strstr (text, "Keeping 1"), "%s", text);
+  g_free (text);
+  g_free (desc);
 }
 
 GST_END_TEST;
@@ -389,6 +438,31 @@ GST_START_TEST (test_frames_in_flight_while_playing)
 
 GST_END_TEST;
 
+/* A kernel-size that only a structuring element made harmless: clearing
+ * the element is refused (morphology would fall back to kernel-size 104,
+ * past its 63) instead of failing at the next caps. */
+GST_START_TEST (test_clearing_element_checks_kernel_size)
+{
+  const gchar *backend = backends[__i__];
+  gchar *desc, *text;
+  guint n;
+
+  if (!backend_starts (backend))
+    return;
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=GBR,width=5,height=8 ! cudafilter backend=%s "
+      "filter=erode kernel=\"1 1; 1 1\" kernel-size=104 kernel=\"\" ! "
+      "fakesink", backend);
+  text = launch_warnings (desc, &n);
+  fail_unless (n == 1, "%s: %u warnings: %s", desc, n, text);
+  fail_unless (strstr (text, "'kernel'") && strstr (text, "kernel-size 104"),
+      "%s", text);
+  g_free (text);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 static Suite *
 property_changes_suite (void)
 {
@@ -398,11 +472,15 @@ property_changes_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_custom_then_kernel_while_playing, 0,
       G_N_ELEMENTS (backends));
-  tcase_add_loop_test (tc, test_setting_too_deep_while_playing, 0,
-      G_N_ELEMENTS (backends));
+  tcase_add_loop_test (tc, test_refusal_same_every_format, 0,
+      2 * G_N_ELEMENTS (backends));
+  tcase_add_loop_test (tc, test_sigma_8_every_format, 0,
+      2 * G_N_ELEMENTS (backends));
   tcase_add_loop_test (tc, test_custom_without_kernel_at_start, 0,
       G_N_ELEMENTS (backends));
   tcase_add_loop_test (tc, test_launch_line_refusals_are_posted, 0,
+      G_N_ELEMENTS (backends));
+  tcase_add_loop_test (tc, test_clearing_element_checks_kernel_size, 0,
       G_N_ELEMENTS (backends));
   tcase_add_test (tc, test_refusal_with_a_bus_posts_at_once);
   tcase_add_test (tc, test_gst_launch_prints_refusal);

@@ -5,8 +5,8 @@
  * (cf-mma.cu), the fast 8-bit kernels for 4-sample pixels and
  * single-sample planes, separable up to 13 taps in fp32 and gradient pairs
  * up to 7, dense 3x3 and 5x5 (cf-fast-kernels.cuh), and the general kernel for
- * everything else, its tile as tall as the shared memory allows
- * (cf-filter.cu). */
+ * everything else, its tile as tall as the shared memory allows, or the
+ * long general kernel past the tile or 63 separable taps (cf-filter.cu). */
 #include <string.h>
 #include "cf-spec.h"
 #include "cf-layout.h"
@@ -166,6 +166,53 @@ test_sixteen_bit (void)
   cf_spec_free (g);
 }
 
+/* Past 63 taps the separable weights do not travel in the launch
+ * parameters, and past the shared memory the tile does not fit: the long
+ * general kernel takes both, up to 255 taps. */
+static void
+test_long (void)
+{
+  CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 2);
+  CfSpec *g20 = spec_new (CF_FILTER_GAUSSIAN, 20.0, NULL, 1);
+  CfSpec *g31 = spec_new (CF_FILTER_GAUSSIAN, 31.0, NULL, 2);
+  GString *k101 = g_string_new (NULL);
+  CfSpec *dense;
+  char *name;
+
+  g_assert_cmpint (g8->kp.kw, ==, 65);
+  name = plan_name (g8, 4, H200_OPTIN, 9);
+  g_assert_true (g_str_has_prefix (name, "general long separable, 16-bit "));
+  g_assert_true (g_str_has_suffix (name, ", 16 rows a thread"));
+  g_free (name);
+  /* 121 taps: past the tensor-core and FMA kernels' reach. */
+  expect (g20, 4, H200_OPTIN, 9,
+      "general long separable, 8-bit samples, 32-bit sums, 16 rows a thread");
+  expect (g20, 0, SM75_OPTIN, 7,
+      "general long separable, 8-bit samples, 32-bit sums, 16 rows a thread");
+  g_assert_cmpint (g31->kp.kw, ==, 249);
+  name = plan_name (g31, 1, SM75_OPTIN, 7);
+  g_assert_true (g_str_has_prefix (name, "general long separable, 16-bit "));
+  g_free (name);
+
+  /* 101 x 101 dense: the tall tile fits 227 KB, no tile fits 48 KB. */
+  for (int j = 0; j < 101; j++) {
+    for (int i = 0; i < 101; i++)
+      g_string_append (k101, (i + j) % 3 == 0 ? "2 " : "1 ");
+    g_string_append (k101, j < 100 ? ";" : "");
+  }
+  dense = spec_new (CF_FILTER_CUSTOM, 1.0, k101->str, 1);
+  g_assert_false (dense->kp.separable);
+  expect (dense, 1, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (dense, 1, 49152, 7,
+      "general long dense, 8-bit samples, 32-bit sums, 16 rows a thread");
+  g_string_free (k101, TRUE);
+  cf_spec_free (dense);
+  cf_spec_free (g8);
+  cf_spec_free (g20);
+  cf_spec_free (g31);
+}
+
 static void
 test_empty_and_invalid (void)
 {
@@ -193,6 +240,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/gradients", test_gradients);
   g_test_add_func ("/plan/dense", test_dense);
   g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
+  g_test_add_func ("/plan/long", test_long);
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
   return g_test_run ();
 }

@@ -27,14 +27,15 @@ test_spec_validation (void)
   cf_params_init (&p);
   p.kernel_size = 4;
   expect_spec_error (&p, "kernel-size");
-  p.kernel_size = 65;
+  p.kernel_size = 257;
   expect_spec_error (&p, "kernel-size");
 
   cf_params_init (&p);
   p.sigma = 0.0;
   expect_spec_error (&p, "sigma");
-  p.sigma = 20.0;
-  expect_spec_error (&p, "taps");
+  /* 8-bit samples: cvRound (6 sigma + 1) | 1 taps, 259 here. */
+  p.sigma = 43.0;
+  expect_spec_error (&p, "259-tap");
 
   cf_params_init (&p);
   p.filter = CF_FILTER_CUSTOM;
@@ -49,6 +50,234 @@ test_spec_validation (void)
   p.filter = CF_FILTER_SCHARR;
   p.kernel_size = 5;
   expect_spec_error (&p, "scharr");
+}
+
+/* Refusals of the nonlinear filters: the messages name the property. */
+static void
+test_spec_nonlinear_validation (void)
+{
+  CfParams p;
+  CfSpec *s;
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_MEDIAN;
+  p.kernel_size = 4;
+  expect_spec_error (&p, "kernel-size 4 is not valid for median");
+  p.kernel_size = 1;
+  expect_spec_error (&p, "from 3 to 63");
+  p.kernel_size = 63;
+  s = cf_spec_new_for_depth (&p, 16, NULL);
+  g_assert_nonnull (s);         /* slow, not wrong */
+  g_assert_cmpint (s->nl.rank, ==, 63 * 63 / 2);
+  cf_spec_free (s);
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_ERODE;
+  p.iterations = 0;
+  expect_spec_error (&p, "iterations 0");
+  p.iterations = 17;
+  expect_spec_error (&p, "iterations 17");
+  p.iterations = 1;
+  p.kernel = "0 0; 0 0";
+  expect_spec_error (&p, "no nonzero value");
+  p.kernel = "1 2; 3";
+  expect_spec_error (&p, "row 2");
+  p.kernel = NULL;
+  p.kernel_size = 64;
+  expect_spec_error (&p, "kernel-size 64");
+  p.kernel_size = 2;            /* even elements are fine, as OpenCV's */
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_nonnull (s);
+  cf_spec_free (s);
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_BILATERAL;
+  p.sigma_color = 0.0;
+  expect_spec_error (&p, "sigma-color");
+  p.sigma_color = -3.0;
+  expect_spec_error (&p, "sigma-color");
+  p.sigma_color = 10.0;
+  p.sigma = 30.0;               /* radius 45 */
+  expect_spec_error (&p, "sigma");
+  p.kernel_size = 63;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_nonnull (s);
+  cf_spec_free (s);
+}
+
+/* OpenCV 4's getStructuringElement, printed and copied here. */
+static void
+test_spec_structuring_elements (void)
+{
+  static const int ellipse5[25] = {
+    0, 0, 1, 0, 0,
+    1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0
+  };
+  static const int ellipse7[49] = {
+    0, 0, 0, 1, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 0,
+    1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1,
+    0, 1, 1, 1, 1, 1, 0,
+    0, 0, 0, 1, 0, 0, 0
+  };
+  static const int cross3[9] = { 0, 1, 0, 1, 1, 1, 0, 1, 0 };
+  static const int ellipse4[16] = {
+    0, 0, 1, 0,
+    1, 1, 1, 1,
+    1, 1, 1, 1,
+    1, 1, 1, 1
+  };
+  int se[49];
+  CfParams p;
+  CfSpec *s;
+
+  cf_structuring_element (CF_SHAPE_ELLIPSE, 5, se);
+  g_assert_cmpmem (se, sizeof (ellipse5), ellipse5, sizeof (ellipse5));
+  cf_structuring_element (CF_SHAPE_ELLIPSE, 7, se);
+  g_assert_cmpmem (se, sizeof (ellipse7), ellipse7, sizeof (ellipse7));
+  cf_structuring_element (CF_SHAPE_ELLIPSE, 4, se);
+  g_assert_cmpmem (se, sizeof (ellipse4), ellipse4, sizeof (ellipse4));
+  cf_structuring_element (CF_SHAPE_CROSS, 3, se);
+  g_assert_cmpmem (se, sizeof (cross3), cross3, sizeof (cross3));
+
+  /* A 3x3 rectangle twice is one 5x5 rectangle: a row and a column pass
+   * of 5 (OpenCV's rule for iterated rectangles). */
+  cf_params_init (&p);
+  p.filter = CF_FILTER_DILATE;
+  p.iterations = 2;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_nonnull (s);
+  g_assert_cmpint (s->nl.n_passes, ==, 2);
+  g_assert_cmpint (s->nl.passes[0].step, ==, CF_NL_MAX_ROW);
+  g_assert_cmpint (s->nl.passes[0].len, ==, 5);
+  g_assert_cmpint (s->nl.passes[0].anchor, ==, 2);
+  g_assert_cmpint (s->nl.passes[1].step, ==, CF_NL_MAX_COL);
+  g_assert_cmpint (s->nl.passes[1].dst, ==, CF_NL_OUT);
+  cf_spec_free (s);
+  /* Any other element repeats: open = 3 erosions, then 3 dilations. */
+  p.filter = CF_FILTER_OPEN;
+  p.shape = CF_SHAPE_CROSS;
+  p.iterations = 3;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_nonnull (s);
+  g_assert_cmpint (s->nl.n_passes, ==, 6);
+  g_assert_cmpint (s->nl.passes[2].step, ==, CF_NL_MIN_SE);
+  g_assert_cmpint (s->nl.passes[3].step, ==, CF_NL_MAX_SE);
+  g_assert_cmpint (s->nl.passes[5].dst, ==, CF_NL_OUT);
+  cf_spec_free (s);
+}
+
+/* The bilateral's window is OpenCV's disk and its weights exp() in as
+ * many fractional bits as 64-bit sums allow: (63 - depth - ceil (log2
+ * (offsets))) / 2. */
+static void
+test_spec_bilateral (void)
+{
+  CfParams p;
+  CfSpec *s;
+  int n;
+
+  cf_params_init (&p);
+  p.filter = CF_FILTER_BILATERAL;
+  p.kernel_size = 5;            /* radius 2: 13 offsets, i^2 + j^2 <= 4 */
+  p.sigma = 100.0;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_nonnull (s);
+  g_assert_cmpint (s->nl.n_offsets, ==, 13);
+  g_assert_cmpint (s->kp.kw, ==, 5);
+  /* (63 - 8 - 4) / 2 = 25 bits. */
+  g_assert_cmpint (s->nl.weight_bits, ==, 25);
+  n = s->nl.n_offsets;
+  /* The centre weighs 1; the range table at 0 and at 30 (the default
+   * 8-bit sigma-color): exp (-1/2) * 2^25 = 20351791.8. */
+  for (int k = 0; k < n; k++)
+    if (s->table[n + k] == 0 && s->table[2 * n + k] == 0)
+      g_assert_cmpint (s->table[k], ==, 1 << 25);
+  g_assert_cmpint (s->table[s->nl.off_range], ==, 1 << 25);
+  g_assert_cmpint (s->table[s->nl.off_range + 30], ==, 20351792);
+  cf_spec_free (s);
+
+  /* kernel-size 0: radius round (1.5 sigma) = 3 for sigma 2. */
+  p.kernel_size = 0;
+  p.sigma = 2.0;
+  s = cf_spec_new (&p, 1, NULL);
+  g_assert_cmpint (s->kp.kw, ==, 7);
+  cf_spec_free (s);
+  /* The default sigma-color scales with the depth: 120.35 at 10 bits;
+   * 29 offsets, (63 - 10 - 5) / 2 = 24 bits: 10205737.1 at 120, 10121187.3
+   * at 121. */
+  s = cf_spec_new_for_depth (&p, 10, NULL);
+  g_assert_cmpint (s->nl.weight_bits, ==, 24);
+  g_assert_cmpint (s->table[s->nl.off_range + 120], ==, 10205737);
+  g_assert_cmpint (s->table[s->nl.off_range + 121], ==, 10121187);
+  cf_spec_free (s);
+}
+
+/* The largest kernels: 255 taps a side, Gaussian sigma up to 31 at every
+ * depth (OpenCV's sizes: 6 sigma + 1 at 8 bits, 8 sigma + 1 deeper). */
+static void
+test_largest_kernels (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  cf_params_init (&p);
+  p.sigma = 31.0;
+  spec = cf_spec_new (&p, 1, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 187);
+  cf_spec_free (spec);
+  spec = cf_spec_new (&p, 2, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 249);
+  g_assert_cmpint (spec->kp.kh, ==, 249);
+  cf_spec_free (spec);
+  g_assert_true (cf_params_check (&p, &err));
+  g_assert_no_error (err);
+
+  /* sigma 8 on 16-bit samples (65 taps) was refused at 63. */
+  p.sigma = 8.0;
+  spec = cf_spec_new_for_depth (&p, 16, &err);
+  g_assert_no_error (err);
+  g_assert_cmpint (spec->kp.kw, ==, 65);
+  cf_spec_free (spec);
+
+  p.kernel_size = 255;
+  p.filter = CF_FILTER_BOX;
+  g_assert_true (cf_params_check (&p, &err));
+  g_assert_no_error (err);
+}
+
+/* Settings are checked at every depth: sigma 32 fits 8-bit samples (193
+ * taps) but not 16-bit ones (257), so it is refused whatever the format. */
+static void
+test_params_check_every_depth (void)
+{
+  CfParams p;
+  CfSpec *spec;
+  GError *err = NULL;
+
+  cf_params_init (&p);
+  p.sigma = 32.0;
+  spec = cf_spec_new (&p, 1, &err);
+  g_assert_no_error (err);
+  cf_spec_free (spec);
+  g_assert_false (cf_params_check (&p, &err));
+  g_assert_error (err, CF_ERROR, CF_ERROR_INVALID_PARAM);
+  g_assert_nonnull (strstr (err->message, "257-tap"));
+  g_clear_error (&err);
+
+  p.sigma = 2.0;
+  p.sigma_y = 32.0;
+  g_assert_false (cf_params_check (&p, &err));
+  g_assert_nonnull (strstr (err->message, "257-tap"));
+  g_clear_error (&err);
 }
 
 /* Whether the 8-bit spec of `p` has dense taps that all fit a byte. */
@@ -167,16 +396,29 @@ static void
 test_spec_filter_table (void)
 {
   static const char *const filters[] = { "gaussian", "box", "sobel",
-    "sobel-x", "sobel-y", "scharr", "laplacian", "sharpen", "custom"
+    "sobel-x", "sobel-y", "scharr", "laplacian", "sharpen", "custom",
+    "median", "erode", "dilate", "open", "close", "gradient", "tophat",
+    "blackhat", "bilateral", "pixelate"
   };
   static const char *const borders[] = { "reflect101", "replicate",
     "reflect", "wrap", "constant"
   };
   static const gboolean derivative[] = { FALSE, FALSE, TRUE, TRUE, TRUE,
-    TRUE, TRUE, FALSE, FALSE
+    TRUE, TRUE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, TRUE,
+    TRUE, FALSE, FALSE
+  };
+  static const CfOperation operation[] = { CF_OPERATION_CONVOLVE,
+    CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE,
+    CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE,
+    CF_OPERATION_CONVOLVE, CF_OPERATION_CONVOLVE, CF_OPERATION_MEDIAN,
+    CF_OPERATION_MORPH, CF_OPERATION_MORPH, CF_OPERATION_MORPH,
+    CF_OPERATION_MORPH, CF_OPERATION_MORPH, CF_OPERATION_MORPH,
+    CF_OPERATION_MORPH, CF_OPERATION_BILATERAL, CF_OPERATION_PIXELATE
   };
 
   g_assert_cmpint (CF_N_FILTERS, ==, G_N_ELEMENTS (filters));
+  g_assert_cmpint (CF_N_FILTERS, ==, G_N_ELEMENTS (derivative));
+  g_assert_cmpint (CF_N_FILTERS, ==, G_N_ELEMENTS (operation));
   for (int i = 0; i < CF_N_FILTERS; i++) {
     const CfFilterInfo *f = cf_filter_info ((CfFilter) i);
 
@@ -187,6 +429,7 @@ test_spec_filter_table (void)
         derivative[i]);
     g_assert_nonnull (f->blurb);
     g_assert_nonnull (f->build);
+    g_assert_cmpint (f->operation, ==, operation[i]);
   }
   g_assert_null (cf_filter_info ((CfFilter) - 1));
   g_assert_null (cf_filter_info ((CfFilter) CF_N_FILTERS));
@@ -206,6 +449,14 @@ main (int argc, char **argv)
   g_test_add_func ("/spec/validation", test_spec_validation);
   g_test_add_func ("/spec/shapes", test_spec_shapes);
   g_test_add_func ("/spec/depth", test_spec_depth);
+  g_test_add_func ("/spec/largest-kernels", test_largest_kernels);
+  g_test_add_func ("/spec/params-check-every-depth",
+      test_params_check_every_depth);
   g_test_add_func ("/spec/filter-table", test_spec_filter_table);
+  g_test_add_func ("/spec/nonlinear-validation",
+      test_spec_nonlinear_validation);
+  g_test_add_func ("/spec/structuring-elements",
+      test_spec_structuring_elements);
+  g_test_add_func ("/spec/bilateral", test_spec_bilateral);
   return g_test_run ();
 }

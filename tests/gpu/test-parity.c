@@ -234,6 +234,7 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
       memset (l, 0, sizeof (*l));
       l->sample_bytes = 2;
       l->depth = 10;
+      l->colour = 1;            /* packed RGB, as the element says */
       for (int c = 0; c < 3; c++)
         add (l, CF_CHANNEL_FILTER, 0, w, h, 4, 0, 0, 4, 10, 10 * c, TRUE);
       add (l, CF_CHANNEL_COPY, 0, w, h, 4, 0, 0, 4, 2, 30, TRUE);
@@ -254,6 +255,9 @@ typedef struct
   int kernel_size;
   const char *kernel;
   double divisor, offset, scale, amount;
+  CfShape shape;
+  int iterations;
+  double sigma_color;
 } FilterCase;
 
 /* sigma, offset, scale and amount 0 below mean "leave the default". */
@@ -271,6 +275,11 @@ static const FilterCase filter_cases[] = {
   {F ("gaussian-s9-k51", CF_FILTER_GAUSSIAN),.sigma = 9.0,.kernel_size = 51},
   {F ("gaussian-s10-k63", CF_FILTER_GAUSSIAN),.sigma = 10.0,
       .kernel_size = 63},
+  /* past 63 taps, the long general kernel: 49 taps at 8 bits and 65 at
+   * 16; 121 and 161; 187 x 145 and 249 x 193 */
+  {F ("gaussian-s8-derived", CF_FILTER_GAUSSIAN),.sigma = 8.0},
+  {F ("gaussian-s20", CF_FILTER_GAUSSIAN),.sigma = 20.0},
+  {F ("gaussian-s31-sy24", CF_FILTER_GAUSSIAN),.sigma = 31.0,.sigma_y = 24.0},
   {F ("box-3", CF_FILTER_BOX),.kernel_size = 3},
   {F ("box-7", CF_FILTER_BOX),.kernel_size = 7},
   {F ("sobel-1", CF_FILTER_SOBEL),.kernel_size = 1},
@@ -297,6 +306,29 @@ static const FilterCase filter_cases[] = {
   {F ("custom-4x2", CF_FILTER_CUSTOM),.kernel = "1 2 3 4; 5 6 7 8"},
   {F ("custom-31x31", CF_FILTER_CUSTOM) /* kernel generated */ },
   {F ("custom-separable", CF_FILTER_CUSTOM),.kernel = "1 2 1; 2 4 2; 1 2 1"},
+  /* The nonlinear operations: every pass kind, scratch images, elements
+   * larger than small frames, colour groups (RGBA, RGB10A2). */
+  {F ("median-3", CF_FILTER_MEDIAN)},
+  {F ("median-5", CF_FILTER_MEDIAN),.kernel_size = 5},
+  {F ("erode-rect-3", CF_FILTER_ERODE)},
+  {F ("dilate-rect-5-it3", CF_FILTER_DILATE),.kernel_size = 5,
+      .iterations = 3},
+  {F ("erode-ellipse-7-it2", CF_FILTER_ERODE),.kernel_size = 7,
+      .shape = CF_SHAPE_ELLIPSE,.iterations = 2},
+  {F ("open-cross-3", CF_FILTER_OPEN),.shape = CF_SHAPE_CROSS},
+  {F ("close-ellipse-5", CF_FILTER_CLOSE),.kernel_size = 5,
+      .shape = CF_SHAPE_ELLIPSE},
+  {F ("gradient-rect-3", CF_FILTER_GRADIENT)},
+  {F ("tophat-kernel-it2", CF_FILTER_TOPHAT),.kernel = "0 1 1; 1 1 0",
+      .iterations = 2},
+  {F ("blackhat-rect-7", CF_FILTER_BLACKHAT),.kernel_size = 7},
+  {F ("bilateral-5", CF_FILTER_BILATERAL),.kernel_size = 5,.sigma = 2.0,
+      .sigma_color = 40.0},
+  {F ("bilateral-7-auto", CF_FILTER_BILATERAL),.kernel_size = 7,
+      .sigma = 3.0},
+  /* kernel_size is pixelate's block size here; 0: the default 16 */
+  {F ("pixelate", CF_FILTER_PIXELATE)},
+  {F ("pixelate-5", CF_FILTER_PIXELATE),.kernel_size = 5},
 };
 #undef F
 
@@ -330,8 +362,20 @@ make_spec (const FilterCase * fc, CfBorder border, int depth)
     params.sigma = fc->sigma;
   params.sigma_y = fc->sigma_y;
   params.kernel_size = fc->kernel_size;
+  if (fc->filter == CF_FILTER_PIXELATE) {
+    params.kernel_size = 0;
+    if (fc->kernel_size)
+      params.block_size = fc->kernel_size;
+  }
   if (fc->filter == CF_FILTER_CUSTOM)
     params.kernel = fc->kernel ? fc->kernel : (big = make_big_kernel ());
+  else
+    params.kernel = fc->kernel;
+  params.shape = fc->shape;
+  if (fc->iterations != 0)
+    params.iterations = fc->iterations;
+  if (fc->sigma_color != 0)
+    params.sigma_color = fc->sigma_color;
   params.divisor = fc->divisor;
   if (fc->offset != 0)
     params.offset = fc->offset;
@@ -458,6 +502,82 @@ test_filter (gconstpointer data)
   g_rand_free (rand);
   if (failures)
     g_test_message ("%d of %d cases differ", failures, cases);
+  g_assert_cmpint (failures, ==, 0);
+}
+
+/* Regions: the CUDA backend's frame (composite after the filter, or
+ * pixelate per region) gives the CPU backend's bytes, inside and outside,
+ * for every layout; overlapping, cut and odd-cornered rectangles. */
+static void
+run_regions_into (CfBackend * backend, TestFrame * f, const CfSpec * spec,
+    const CfRegions * r, CfFrame * out)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++)
+    memset (out->data[p], CANARY, f->size[p]);
+  g_assert_true (cf_backend_process_regions (backend, spec, &f->layout,
+          &f->in, out, r, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_regions (void)
+{
+  /* Regions touching the top and the bottom edge too: host frames send
+   * only their rows (and the kernel's reach) across PCIe. */
+  static const char *const lists[] = {
+    "3,1,7,5; 12,9,400,3; 5,3,2,2", "0,0,1,1", "", "1,1,1000,1000",
+    "4,9,6,500", "2,30,9,2"
+  };
+  static const char *const names[] = { "box-3", "gaussian-s2.5",
+    "custom-4x2", "pixelate-5", "median-5", "dilate-rect-5-it3"
+  };
+  const FilterCase *cases[G_N_ELEMENTS (names)];
+  static const Size rsizes[] = { {17, 13}, {64, 48}, {333, 211} };
+  GRand *rand;
+  int failures = 0;
+
+  if (!need_device ())
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+      if (g_strcmp0 (filter_cases[i].name, names[k]) == 0)
+        cases[k] = &filter_cases[i];
+  rand = g_rand_new_with_seed (0x5e);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    for (int li = 0; li < N_LAYOUTS; li++) {
+      CfSpec *spec = make_spec (cases[k], (CfBorder) (li % 3 == 0 ?
+              CF_BORDER_WRAP : li % 3 == 1 ? CF_BORDER_REFLECT101 :
+              CF_BORDER_REFLECT), layout_depth (li));
+
+      for (guint si = 0; si < G_N_ELEMENTS (rsizes); si++)
+        for (guint t = 0; t < G_N_ELEMENTS (lists); t++)
+          for (int mode = 0; mode < 2; mode++) {
+            TestFrame f = { 0 };
+            CfRegions r;
+            char *what;
+
+            cf_regions_init (&r);
+            r.mode = mode;
+            g_assert_true (cf_regions_parse (lists[t], &r, NULL));
+            cf_regions_fit (&r, 1, rsizes[si].w, rsizes[si].h);
+            make_layout (&f.layout, li, rsizes[si].w, rsizes[si].h);
+            test_frame_alloc (&f, rand);
+            run_regions_into (cpu, &f, spec, &r, &f.cpu_out);
+            run_regions_into (gpu, &f, spec, &r, &f.gpu_out);
+            what = g_strdup_printf ("%s %s %dx%d regions \"%s\" %s",
+                cases[k]->name, layout_names[li], rsizes[si].w,
+                rsizes[si].h, lists[t], mode ? "outside" : "inside");
+            if (!outputs_match (&f, what))
+              failures++;
+            g_free (what);
+            test_frame_clear (&f);
+            cf_regions_reset (&r);
+          }
+      cf_spec_free (spec);
+    }
+  g_rand_free (rand);
   g_assert_cmpint (failures, ==, 0);
 }
 
@@ -937,10 +1057,11 @@ launch_unaligned (const FilterCase * fc, LayoutId li, int w, int h,
           cudaMemcpyHostToDevice), ==, 0);
   g_assert_cmpint (cudaMemcpy (d_out + dst_shift, h_gpu, (gsize) ds * h,
           cudaMemcpyHostToDevice), ==, 0);
-  if (!spec->kp.separable) {
-    gsize bytes = (gsize) spec->kp.kw * spec->kp.kh * sizeof (int);
+  if (cf_weights_on_device (&spec->kp)) {
+    gsize bytes;
+    const void *weights = cf_spec_device_weights (spec, &bytes);
     g_assert_cmpint (cudaMalloc ((void **) &d_dense, bytes), ==, 0);
-    g_assert_cmpint (cudaMemcpy (d_dense, spec->dense, bytes,
+    g_assert_cmpint (cudaMemcpy (d_dense, weights, bytes,
             cudaMemcpyHostToDevice), ==, 0);
   }
   memset (&df, 0, sizeof (df));
@@ -1063,6 +1184,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
+  g_test_add_func ("/gpu-parity/regions", test_regions);
   for (guint i = 0; i < G_N_ELEMENTS (fft_cases); i++) {
     char *path = g_strdup_printf ("/gpu-parity/fft/%s", fft_cases[i].name);
     g_test_add_data_func (path, &fft_cases[i], test_fft);

@@ -14,6 +14,7 @@ The tool defaults to $CF_FILTER_RAW.  Exits non-zero on any failure.
 """
 
 import argparse
+import ast
 import math
 import os
 import shlex
@@ -118,6 +119,8 @@ VARIANTS = [
     ("custom edge off=128", "custom",
      {"kernel": "-1,0,1;-2,0,2;-1,0,1", "offset": 128}),
     ("custom 2x2", "custom", {"kernel": "1 1; 1 1"}),
+    ("custom 3x2 nested lists", "custom",
+     {"kernel": "[[1, -2, 3], [4, 5, -1]]", "offset": 7}),
     ("custom 1x4 div=3", "custom", {"kernel": "1 2 3 4", "divisor": 3}),
     ("custom 2x3 scale=.5 off=20", "custom",
      {"kernel": "1 -2; 3 4; -1 5", "scale": 0.5, "offset": 20}),
@@ -126,6 +129,19 @@ VARIANTS = [
     ("custom 5x5 random", "custom", {"kernel": None}),  # filled in below
     ("custom 11x11 box", "custom",
      {"kernel": "; ".join([" ".join(["1"] * 11)] * 11)}),
+    # pixelate: block means (no border); inside and outside regions the
+    # whole-frame reference composited with the input, or per region
+    ("pixelate b=1", "pixelate", {"block-size": 1}),
+    ("pixelate b=4", "pixelate", {"block-size": 4}),
+    ("pixelate b=16", "pixelate", {}),
+    ("pixelate b=3 regions", "pixelate",
+     {"block-size": 3, "regions": "1,1,7,5; 40,20,30,90"}),
+    ("pixelate b=5 outside", "pixelate",
+     {"block-size": 5, "regions": "2,3,9,4", "outside": None}),
+    ("box k=5 regions", "box",
+     {"kernel-size": 5, "regions": "3,2,7,5; 10,30,100,4"}),
+    ("box k=3 outside", "box",
+     {"kernel-size": 3, "regions": "3,2,7,5", "outside": None}),
 ]
 
 
@@ -136,13 +152,42 @@ def _random_kernel():
     return "; ".join(" ".join(str(v) for v in row) for row in k)
 
 
+# Nonlinear filters: outputs are samples of the window (median,
+# morphology, exact) or a weighted mean with quantised weights (bilateral).
+NONLINEAR_VARIANTS = [
+    ("median k=3", "median", {}),
+    ("median k=9", "median", {"kernel-size": 9}),
+    ("erode ellipse 5 it=2", "erode",
+     {"shape": "ellipse", "kernel-size": 5, "iterations": 2}),
+    ("dilate cross 3", "dilate", {"shape": "cross"}),
+    ("dilate rect 3 it=3", "dilate", {"iterations": 3}),
+    ("open ellipse 3", "open", {"shape": "ellipse"}),
+    ("close rect 5x5 it=2", "close", {"kernel-size": 5, "iterations": 2}),
+    ("gradient ellipse 5", "gradient", {"shape": "ellipse",
+                                        "kernel-size": 5}),
+    ("tophat rect 5", "tophat", {"kernel-size": 5}),
+    ("blackhat kernel 2x3 it=2", "blackhat",
+     {"kernel": "0 1 1; 1 1 0", "iterations": 2}),
+    ("erode kernel 1x4", "erode", {"kernel": "1 0 1 1"}),
+    ("bilateral d=5 sc=40", "bilateral",
+     {"kernel-size": 5, "sigma": 2.0, "sigma-color": 40.0}),
+    # kernel-size 0 (radius round (1.5 sigma)), the default sigma-color
+    # (30 at 8 bits, scaled to the depth).
+    ("bilateral d=0 s=1.4", "bilateral", {"sigma": 1.4}),
+]
+NONLINEAR = {"median", "erode", "dilate", "open", "close", "gradient",
+             "tophat", "blackhat", "bilateral"}
+VARIANTS += NONLINEAR_VARIANTS
+
 VARIANTS = [(l, f, dict(p, kernel=_random_kernel()) if p.get("kernel", 0)
              is None else p) for (l, f, p) in VARIANTS]
 
 # A small set run with the RGBA mask format and in --quick mode.
 QUICK_LABELS = {"gaussian s=1", "box k=3", "sobel-x k=3", "sobel k=3",
                 "scharr", "laplacian k=3", "sharpen s=1", "custom 2x2",
-                "custom sharpen 3x3"}
+                "custom sharpen 3x3", "median k=3", "erode ellipse 5 it=2",
+                "blackhat kernel 2x3 it=2", "bilateral d=5 sc=40",
+                "pixelate b=4", "pixelate b=3 regions", "box k=3 outside"}
 
 
 # ---------------------------------------------------------------- pictures
@@ -434,6 +479,9 @@ def ref_sharpen(src, depth, p, border, bv):
 
 
 def parse_kernel(text):
+    if text.lstrip().startswith("[["):
+        # NumPy's nested lists: Python's own reader is the reference.
+        return np.array(ast.literal_eval(text), np.float64)
     rows = [r.replace(",", " ").split() for r in text.split(";")]
     return np.array([[float(v) for v in r] for r in rows], np.float64)
 
@@ -463,7 +511,194 @@ def ref_custom(src, depth, p, border, bv):
                         maxval), "scipy"
 
 
+def pixelate_rect(out, src, x0, y0, x1, y1, b):
+    """Blocks of b x b from (x0, y0), cut at (x1, y1): each the round-half-up
+    mean of its samples, per channel."""
+    for by in range(y0, y1, b):
+        for bx in range(x0, x1, b):
+            blk = src[by:min(by + b, y1), bx:min(bx + b, x1)].astype(np.int64)
+            n = blk.shape[0] * blk.shape[1]
+            out[by:min(by + b, y1), bx:min(bx + b, x1)] = \
+                (blk.sum(axis=(0, 1)) * 2 + n) // (2 * n)
+
+
+def parse_regions(text, w, h):
+    rects = []
+    for part in text.split(";"):
+        x, y, rw, rh = [int(v) for v in part.split(",")]
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + rw, w), min(y + rh, h)
+        if x1 > x0 and y1 > y0:
+            rects.append((x0, y0, x1, y1))
+    return rects
+
+
+def region_mask(rects, h, w):
+    mask = np.zeros((h, w), dtype=bool)
+    for x0, y0, x1, y1 in rects:
+        mask[y0:y1, x0:x1] = True
+    return mask
+
+
+# NumPy's pad modes for our borders (for the references OpenCV lacks).
+NP_PAD = {"reflect101": "reflect", "replicate": "edge",
+          "reflect": "symmetric", "wrap": "wrap", "constant": "constant"}
+
+
+def np_shifts(src, offsets, border, bv):
+    """src (H x W [x C]) seen from each (dx, dy) of offsets, with the
+    border: [src[y + dy, x + dx] for each offset]."""
+    r = max([max(abs(dx), abs(dy)) for dx, dy in offsets] + [0])
+    pad = [(r, r), (r, r)] + [(0, 0)] * (src.ndim - 2)
+    kw = {"constant_values": bv} if border == "constant" else {}
+    padded = np.pad(src.astype(np.int64), pad, mode=NP_PAD[border], **kw)
+    h, w = src.shape[:2]
+    return [padded[r + dy:r + dy + h, r + dx:r + dx + w]
+            for dx, dy in offsets]
+
+
+def ref_median(src, depth, p, border, bv):
+    k = p.get("kernel-size", 3)
+    if depth == 8 and border == "replicate":
+        img = np.ascontiguousarray(src)
+        if img.ndim == 3 and img.shape[2] == 3:
+            return cv2.medianBlur(img, k).astype(np.int64), "opencv"
+        if img.ndim == 2:
+            return cv2.medianBlur(img, k).astype(np.int64), "opencv"
+    size = (k, k) if src.ndim == 2 else (k, k, 1)
+    out = ndimage.median_filter(src, size=size, mode=SCIPY_MODE[border],
+                                cval=bv)
+    return out.astype(np.int64), "scipy"
+
+
+def structuring_element(p):
+    if p.get("kernel"):
+        return (parse_kernel(p["kernel"]) != 0).astype(np.uint8)
+    shape = {"rect": cv2.MORPH_RECT, "ellipse": cv2.MORPH_ELLIPSE,
+             "cross": cv2.MORPH_CROSS}[p.get("shape", "rect")]
+    k = p.get("kernel-size", 3)
+    return cv2.getStructuringElement(shape, (k, k))
+
+
+def np_morph(src, se, maxop, iterations, border, bv):
+    """Iterated erosion/dilation as OpenCV defines them (element not
+    reflected, anchor at its centre; a full rectangle iterated n times is
+    one rectangle of n (k - 1) + 1), on NumPy padding: for wrap."""
+    h, w = se.shape
+    if se.all() and iterations > 1 and se.size > 1:
+        se = np.ones((h + (iterations - 1) * (h - 1),
+                      w + (iterations - 1) * (w - 1)), np.uint8)
+        anchor = ((w // 2) * iterations, (h // 2) * iterations)
+        iterations = 1
+    else:
+        anchor = (w // 2, h // 2)
+    offsets = [(i - anchor[0], j - anchor[1])
+               for j in range(se.shape[0]) for i in range(se.shape[1])
+               if se[j, i]]
+    out = src.astype(np.int64)
+    for _ in range(iterations):
+        shifted = np_shifts(out, offsets, border, bv)
+        out = np.max(shifted, axis=0) if maxop else np.min(shifted, axis=0)
+    return out
+
+
+def ref_morph(filt, src, depth, p, border, bv):
+    se = structuring_element(p)
+    n = p.get("iterations", 1)
+    ops = {"erode": cv2.MORPH_ERODE, "dilate": cv2.MORPH_DILATE,
+           "open": cv2.MORPH_OPEN, "close": cv2.MORPH_CLOSE,
+           "gradient": cv2.MORPH_GRADIENT, "tophat": cv2.MORPH_TOPHAT,
+           "blackhat": cv2.MORPH_BLACKHAT}
+    if border != "wrap":
+        img = np.ascontiguousarray(src)
+        out = cv2.morphologyEx(img, ops[filt], se, iterations=n,
+                               borderType=CV_BORDER[border],
+                               borderValue=[bv] * 4)
+        return out.astype(np.int64).reshape(src.shape), "opencv"
+    # OpenCV refuses wrap for morphology: the same definitions on NumPy.
+    s = src.astype(np.int64)
+
+    def m(img, maxop):
+        return np_morph(img, se, maxop, n, border, bv)
+    out = {"erode": lambda: m(s, False), "dilate": lambda: m(s, True),
+           "open": lambda: m(m(s, False), True),
+           "close": lambda: m(m(s, True), False),
+           "gradient": lambda: m(s, True) - m(s, False),
+           "tophat": lambda: s - m(m(s, False), True),
+           "blackhat": lambda: m(m(s, True), False) - s}[filt]()
+    return np.clip(out, 0, maxv(depth)), "numpy"
+
+
+def bilateral_radius(p):
+    d = p.get("kernel-size", 0)
+    r = d // 2 if d > 0 else int(round(1.5 * p.get("sigma", 1.0)))
+    return max(r, 1)
+
+
+def ref_bilateral(src, depth, p, border, bv):
+    """OpenCV's bilateralFilter for 8 bits (GRAY or 3 channels); its
+    definition in float64 otherwise: weights exp(-r^2 / 2 sigma^2) over the
+    disk r <= radius times exp(-d^2 / 2 sigma-color^2), d the L1 colour
+    distance over the channels."""
+    sigma = p.get("sigma", 1.0)
+    sc = p.get("sigma-color", 30.0 * maxv(depth) / 255.0)
+    r = bilateral_radius(p)
+    if depth == 8 and border != "wrap":
+        img = np.ascontiguousarray(src)
+        try:
+            out = cv2.bilateralFilter(img, 2 * r + 1, sc, sigma,
+                                      borderType=CV_BORDER[border])
+            if border != "constant" or bv == 0:
+                return out.astype(np.int64).reshape(src.shape), "opencv"
+        except cv2.error:
+            pass
+    offsets = [(dx, dy) for dy in range(-r, r + 1) for dx in range(-r, r + 1)
+               if dx * dx + dy * dy <= r * r]
+    f = src.astype(np.float64)
+    num = np.zeros_like(f)
+    den = np.zeros(src.shape[:2])
+    for (dx, dy), q in zip(offsets, np_shifts(src, offsets, border, bv)):
+        q = q.astype(np.float64)
+        d = np.abs(q - f)
+        if d.ndim == 3:
+            d = d.sum(axis=2)
+        wgt = np.exp(-(dx * dx + dy * dy) / (2 * sigma * sigma)) * \
+            np.exp(-d * d / (2 * sc * sc))
+        num += q * (wgt[..., None] if q.ndim == 3 else wgt)
+        den += wgt
+    out = num / (den[..., None] if f.ndim == 3 else den)
+    return saturate(out, maxv(depth)), "numpy"
+
+
 def reference(filt, src, depth, p, border, bv):
+    if "regions" in p:
+        q = {k: v for k, v in p.items() if k not in ("regions", "outside")}
+        h, w = src.shape[:2]
+        rects = parse_regions(p["regions"], w, h)
+        if filt == "pixelate" and "outside" not in p:
+            out = src.astype(np.int64)
+            for x0, y0, x1, y1 in rects:
+                pixelate_rect(out, src, x0, y0, x1, y1,
+                              q.get("block-size", 16))
+            return out, "numpy"
+        whole, how = reference(filt, src, depth, q, border, bv)
+        inside = region_mask(rects, h, w)
+        if "outside" in p:
+            inside = ~inside
+        inside = inside.reshape(inside.shape + (1,) * (src.ndim - 2))
+        return np.where(inside, whole.reshape(src.shape), src), how
+    if filt == "pixelate":
+        out = src.astype(np.int64)
+        pixelate_rect(out, src, 0, 0, src.shape[1], src.shape[0],
+                      p.get("block-size", 16))
+        return out, "numpy"
+    if filt == "median":
+        return ref_median(src, depth, p, border, bv)
+    if filt == "bilateral":
+        return ref_bilateral(src, depth, p, border, bv)
+    if filt in NONLINEAR:
+        return ref_morph(filt, src, depth, p, border, bv)
+
     if filt == "gaussian":
         return ref_gaussian(src, depth, p, border, bv)
     if filt == "box":
@@ -503,6 +738,10 @@ def tolerance(filt, depth, p):
     becomes `amount` LSB, so the bound scales with amount above 1."""
     if filt == "sharpen":
         return max(1, math.ceil(p.get("amount", 1.0)))
+    if filt == "pixelate":
+        return 0                # integer means, exact
+    if filt in NONLINEAR and filt != "bilateral":
+        return 0
     return 1
 
 
@@ -520,7 +759,7 @@ def cli_args(filt, p, border, bv, w, h, depth, samples, mask, packing,
             "--filter=%s" % filt, "--border=%s" % border,
             "--border-value=%d" % bv, "--backend=%s" % backend]
     for key, val in p.items():
-        args.append("--%s=%s" % (key, val))
+        args.append("--%s" % key if val is None else "--%s=%s" % (key, val))
     if mask is not None:
         args.append("--mask=%d" % mask)
     if packing == "msb":
@@ -627,19 +866,41 @@ def check_case(ctx, job, args, answer):
     return res
 
 
+# The largest Gaussians (up to 249 taps a side at 16 bits, 187 at 8) on
+# fewer cases: two borders, a frame smaller than the kernel and one larger.
+LONG_VARIANTS = [
+    ("gaussian s=20", "gaussian", {"sigma": 20.0}),
+    ("gaussian s=31 sy=24", "gaussian", {"sigma": 31.0, "sigma-y": 24.0}),
+]
+LONG_FORMATS = [f for f in FORMATS if f[0] in ("GRAY8", "GRAY16")]
+LONG_SIZES = [(17, 13), (300, 260)]
+
+
 def build_jobs(args):
     variants = [v for v in VARIANTS
                 if (not args.filter or v[1] in args.filter)
                 and (not args.quick or v[0] in QUICK_LABELS)]
     jobs = []
     seed = 0
+    for label, filt, p in LONG_VARIANTS:
+        if args.filter and filt not in args.filter:
+            continue
+        for fmt in LONG_FORMATS:
+            for border, bv in (("reflect101", 0), ("constant", 200)):
+                for size in LONG_SIZES:
+                    for image in images_for(*size)[:1]:
+                        seed += 1
+                        jobs.append((label, filt, p, fmt, border, bv, size,
+                                     image, seed))
     for label, filt, p in variants:
         formats = list(FORMATS)
         if label in QUICK_LABELS:
             formats += QUICK_FORMATS
         for fmt in formats:
             bv_nonzero = {8: 200, 16: 40000}.get(fmt[1], maxv(fmt[1]) * 2 // 3)
-            for border in BORDERS:
+            # Block means read no border.
+            for border in (["reflect101"] if filt == "pixelate" else
+                           BORDERS):
                 bvs = [0, bv_nonzero] if border == "constant" else [0]
                 for bv in bvs:
                     for size in SIZES:
@@ -656,7 +917,7 @@ def check_bad_input(tool):
     cases = [
         ("even kernel-size", ["--filter=gaussian", "--kernel-size=4"],
          "kernel-size"),
-        ("kernel-size too large", ["--filter=box", "--kernel-size=99"],
+        ("kernel-size too large", ["--filter=box", "--kernel-size=257"],
          "kernel-size"),
         ("sobel aperture 9", ["--filter=sobel-x", "--kernel-size=9"],
          "kernel-size"),
@@ -674,9 +935,22 @@ def check_bad_input(tool):
         ("empty kernel row", ["--filter=custom", "--kernel=1 2;;3 4"],
          "kernel"),
         ("empty kernel", ["--filter=custom", "--kernel=;"], "kernel"),
+        ("kernel rows without ';'",
+         ["--filter=custom", "--kernel=0 -1 0, -1 5 -1, 0 -1 0"],
+         "';' between rows"),
+        ("unbalanced kernel brackets",
+         ["--filter=custom", "--kernel=[[1,2],[3,4]"], "kernel"),
         ("kernel too large", ["--filter=custom", "--kernel=" + "; ".join(
-            [" ".join(["1"] * 70)] * 3)], "kernel"),
-        ("unknown filter", ["--filter=median"], "filter"),
+            [" ".join(["1"] * 256)] * 3)], "kernel"),
+        ("unknown filter", ["--filter=mean"], "filter"),
+        ("even median", ["--filter=median", "--kernel-size=4"],
+         "kernel-size"),
+        ("iterations 0", ["--filter=erode", "--iterations=0"], "iterations"),
+        ("empty element", ["--filter=dilate", "--kernel=0 0; 0 0"],
+         "kernel"),
+        ("unknown shape", ["--filter=erode", "--shape=disk"], "shape"),
+        ("sigma-color 0", ["--filter=bilateral", "--sigma-color=0"],
+         "sigma-color"),
         ("unknown border", ["--border=mirror"], "border"),
         ("unknown backend", ["--backend=opencl"], "backend"),
         ("bad depth", ["--depth=17"], "depth"),

@@ -739,9 +739,12 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
       /* Odd sizes and, as user mistakes, even ones; large ones rarely. */
       g_value_set_int (v, g_rand_int_range (r, 0, 10) ? g_rand_int_range (r,
               0, 10) : g_rand_int_range (r, ip->minimum, ip->maximum + 1));
-    else
-      g_value_set_int (v, CLAMP (ip->minimum + g_rand_int_range (r, 0, 40),
-              ip->minimum, ip->maximum));
+    else {
+      /* Drawn once: CLAMP evaluates its argument up to three times. */
+      gint64 drawn = (gint64) ip->minimum + g_rand_int_range (r, 0, 40);
+
+      g_value_set_int (v, (gint) MIN (drawn, ip->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_UINT (p)) {
@@ -753,9 +756,14 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
           g_rand_int_range (r, 0, 3) : up->minimum - 1);
       return TRUE;
     }
-    g_value_set_uint (v, MIN (up->minimum + (guint) g_rand_int_range (r, 0,
-                up->maximum - up->minimum < 300 ? up->maximum - up->minimum +
-                1 : 300), up->maximum));
+    {
+      /* Drawn once, as above. */
+      guint drawn = up->minimum + (guint) g_rand_int_range (r, 0,
+          up->maximum - up->minimum < 300 ? up->maximum - up->minimum + 1 :
+          300);
+
+      g_value_set_uint (v, MIN (drawn, up->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_DOUBLE (p)) {
@@ -788,10 +796,14 @@ pick_value (PropThread * t, GParamSpec * p, GValue * v, gboolean invalid,
           dp->minimum + g_rand_double_range (r, 0, MIN (8.0,
                   dp->maximum - dp->minimum)) : g_rand_double_range (r,
               dp->minimum, dp->maximum));
-    else
-      g_value_set_double (v, g_rand_int_range (r, 0, 2) ?
+    else {
+      /* Within the range: sigma-color starts at -1. */
+      gdouble drawn = g_rand_int_range (r, 0, 2) ?
           g_rand_double_range (r, -10, 10) :
-          specials[g_rand_int_range (r, 0, G_N_ELEMENTS (specials))]);
+          specials[g_rand_int_range (r, 0, G_N_ELEMENTS (specials))];
+
+      g_value_set_double (v, CLAMP (drawn, dp->minimum, dp->maximum));
+    }
     return TRUE;
   }
   if (G_IS_PARAM_SPEC_STRING (p)) {
@@ -1211,9 +1223,10 @@ make_info (Episode * ep, GstVideoInfo * info, const gchar * format, gint w,
 /* ---------------------------------------------------------------------- */
 /* The model of the element's settings (harness episodes).
  *
- * Properties are checked against 8-bit samples when they are set; deeper
- * samples take fewer settings (a sigma of 7.9 needs 49 taps for 8 bits, 65
- * for 16).  The element builds its filter when a frame or caps need it:
+ * Properties are checked at every depth when they are set
+ * (cf_params_check), so settings a depth does not take are refused then;
+ * the model below still allows for them.  The element builds its filter
+ * when a frame or caps need it:
  * with no settings applied yet (the first caps after a start) it refuses
  * settings that are incomplete (filter=custom without a kernel) or that
  * the stream's depth does not take, with an ERROR; once it has applied
@@ -1253,7 +1266,7 @@ static const gchar *
 settings_refused (GstElement * e, gint depth)
 {
   const gchar *filter_nicks[CF_N_FILTERS], *border_nicks[CF_N_BORDERS];
-  gint filter, border;
+  gint filter, border, shape;
   guint border_value, i;
   gchar *kernel;
   CfParams p;
@@ -1268,7 +1281,9 @@ settings_refused (GstElement * e, gint depth)
   g_object_get (e, "filter", &filter, "border", &border, "border-value",
       &border_value, "sigma", &p.sigma, "sigma-y", &p.sigma_y, "kernel-size",
       &p.kernel_size, "kernel", &kernel, "divisor", &p.divisor, "offset",
-      &p.offset, "scale", &p.scale, "amount", &p.amount, NULL);
+      &p.offset, "scale", &p.scale, "amount", &p.amount, "shape", &shape,
+      "iterations", &p.iterations, "sigma-color", &p.sigma_color, NULL);
+  p.shape = (CfShape) shape;
   p.filter = cf_filters[enum_by_nick (e, "filter", filter, filter_nicks,
           CF_N_FILTERS)].filter;
   p.border = cf_borders[enum_by_nick (e, "border", border, border_nicks,
@@ -1289,12 +1304,13 @@ settings_refused (GstElement * e, gint depth)
   return NULL;
 }
 
-/* Settings every depth takes, after a refusal. */
+/* Settings every depth takes, after a refusal: kernel-size first, as an
+ * even size (which morphology takes) would refuse box. */
 static void
 settle_settings (GstElement * e)
 {
-  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
   g_object_set (e, "kernel-size", 3, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "box");
 }
 
 static guint64 refused_starts, refused_caps, deep_kept;

@@ -35,6 +35,7 @@ status=0
 set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
   "$build"/tests/engine/test-kernel-parse "$build"/tests/engine/test-spec \
   "$build"/tests/engine/test-backend-cpu "$build"/tests/engine/test-layout \
+  "$build"/tests/engine/test-regions \
   "$build"/tests/element/test-element-formats \
   "$build"/tests/element/test-element-strides \
   "$build"/tests/element/test-element-samples \
@@ -45,7 +46,8 @@ set -- "$build"/tests/engine/test-gaussian "$build"/tests/engine/test-border \
   "$build"/tests/element/test-upstream-queries \
   "$build"/tests/element/test-lying-meta \
   "$build"/tests/element/test-cpu-pools \
-  "$build"/tests/element/test-stream-inputs "$@"
+  "$build"/tests/element/test-stream-inputs \
+  "$build"/tests/element/test-element-regions "$@"
 for t in "$@"; do
   name=$(basename "$t")
   log="$build/valgrind-$name.log"

@@ -1,0 +1,33 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter: the launcher C ABI of the nonlinear operations (median,
+ * morphology, bilateral): a spec's program of passes (CfNonlin) on one
+ * frame, on an explicit stream. */
+#ifndef CF_NONLIN_LAUNCH_H
+#define CF_NONLIN_LAUNCH_H
+
+#include "cf-launch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of device scratch the program needs for the frame's channels. */
+size_t cf_nonlin_scratch_bytes (const CfDeviceFrame * frame,
+    const CfNonlin * nl);
+
+/* Runs every pass of `nl` over the frame's channel jobs: `table` is a
+ * device copy of the spec's nl->n_table ints (NULL when none), `scratch`
+ * cf_nonlin_scratch_bytes () of device memory, `groups` each channel's
+ * colour (cf_layout_colour_groups). */
+cudaError_t cf_nonlin_run (const CfDeviceFrame * frame,
+    const CfKernelParams * kp, const CfNonlin * nl, const int *table,
+    const int groups[CF_MAX_CHANNELS][3], unsigned short *scratch,
+    cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CF_NONLIN_LAUNCH_H */

@@ -1,0 +1,152 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter: the nonlinear operations' kernel: one thread an output
+ * sample, one launch a pass of the spec's program (CfNonlin), every
+ * channel job of the frame in it (blockIdx.z).  The arithmetic is
+ * kernels/cf-nonlin.h, which the fast CPU backend runs too. */
+#include "cf-nonlin-launch.h"
+#include "cf-nonlin.h"
+#include "cf-device.cuh"
+
+struct CfNlArgs
+{
+  CfDeviceFrame frame;
+  CfKernelParams kp;
+  CfNonlin nl;
+  const int *table;
+  unsigned short *scratch;
+  long long image_len;          /* samples of one scratch image */
+  long long chan_off[CF_MAX_CHANNELS];
+  int groups[CF_MAX_CHANNELS][3];
+  int pass;
+};
+
+__device__ static CfNlImage
+image_of (const CfNlArgs & a, int c, int id)
+{
+  const CfChannel & ch = a.frame.channels[c];
+  CfNlImage im;
+
+  im.ch = ch;
+  if (id == CF_NL_FRAME) {
+    im.frame = a.frame.src[ch.plane] + ch.offset;
+    im.stride = a.frame.src_stride[ch.plane];
+    im.scratch = 0;
+  } else {
+    im.frame = 0;
+    im.stride = 0;
+    im.scratch = a.scratch + id * a.image_len + a.chan_off[c];
+  }
+  return im;
+}
+
+__global__ static void
+nl_pass (const CfNlArgs a)
+{
+  const int c = blockIdx.z;
+  const CfChannel & ch = a.frame.channels[c];
+  const CfNlPass & p = a.nl.passes[a.pass];
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  int v;
+
+  if (x >= ch.width || y >= ch.height)
+    return;
+  if (ch.mode != CF_CHANNEL_FILTER) {
+    if (p.dst == CF_NL_OUT) {
+      v = ch.mode == CF_CHANNEL_FILL ? ch.fill_value :
+          load_sample (a.frame.src[ch.plane] + ch.offset,
+          a.frame.src_stride[ch.plane], ch, x, y);
+      store_sample (a.frame.dst[ch.plane] + ch.offset,
+          a.frame.dst_stride[ch.plane], ch, x, y, v);
+    }
+    return;
+  }
+
+  {
+    const CfNlImage src = image_of (a, c, p.src);
+    const CfNlImage src2 = image_of (a, c, p.src2);
+    CfNlImage group[3];
+    int n = 0, own = 0;
+
+    if (p.step == CF_NL_BILATERAL)
+      for (int i = 0; i < 3 && a.groups[c][i] >= 0; i++) {
+        if (a.groups[c][i] == c)
+          own = i;
+        group[n++] = image_of (a, a.groups[c][i], p.src);
+      }
+    v = cf_nl_pass_sample (&p, &src, &src2, group, n, own, x, y, &a.nl,
+        a.table, &a.kp);
+  }
+  if (p.dst == CF_NL_OUT)
+    store_sample (a.frame.dst[ch.plane] + ch.offset,
+        a.frame.dst_stride[ch.plane], ch, x, y, v);
+  else
+    a.scratch[p.dst * a.image_len + a.chan_off[c] + (long long) y *
+        ch.width + x] = (unsigned short) v;
+}
+
+/* Scratch images: one per filtered channel, back to back; returns the
+ * samples of one image over all channels. */
+static long long
+scratch_layout (const CfDeviceFrame * frame, long long *chan_off)
+{
+  long long len = 0;
+
+  for (int c = 0; c < frame->n_channels; c++) {
+    const CfChannel & ch = frame->channels[c];
+
+    chan_off[c] = len;
+    if (ch.mode == CF_CHANNEL_FILTER && ch.width > 0 && ch.height > 0)
+      len += (long long) ch.width * ch.height;
+  }
+  return len;
+}
+
+extern "C" size_t
+cf_nonlin_scratch_bytes (const CfDeviceFrame * frame, const CfNonlin * nl)
+{
+  long long off[CF_MAX_CHANNELS];
+
+  return (size_t) (scratch_layout (frame, off) * nl->n_scratch *
+      sizeof (unsigned short));
+}
+
+extern "C" cudaError_t
+cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
+    const CfNonlin * nl, const int *table,
+    const int groups[CF_MAX_CHANNELS][3], unsigned short *scratch,
+    cudaStream_t stream)
+{
+  CfNlArgs a;
+  int max_w = 0, max_h = 0;
+
+  if (frame->n_channels <= 0)
+    return cudaSuccess;
+  memset (&a, 0, sizeof (a));
+  a.frame = *frame;
+  a.kp = *kp;
+  a.nl = *nl;
+  a.table = table;
+  a.scratch = scratch;
+  a.image_len = scratch_layout (frame, a.chan_off);
+  memcpy (a.groups, groups, sizeof (a.groups));
+  for (int c = 0; c < frame->n_channels; c++) {
+    max_w = max (max_w, frame->channels[c].width);
+    max_h = max (max_h, frame->channels[c].height);
+  }
+  if (max_w <= 0 || max_h <= 0)
+    return cudaSuccess;
+
+  dim3 block (32, 8);
+  dim3 grid ((max_w + 31) / 32, (max_h + 7) / 8, frame->n_channels);
+  for (a.pass = 0; a.pass < nl->n_passes; a.pass++) {
+    nl_pass <<< grid, block, 0, stream >>> (a);
+    cudaError_t err = cudaGetLastError ();
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}

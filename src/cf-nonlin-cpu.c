@@ -1,0 +1,635 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter engine: the fast CPU backend's nonlinear operations: each
+ * pass of the spec's program (CfNonlin) over bands of rows on the thread
+ * pool.  The rows a window reads are expanded once with their border into
+ * a ring of plain 16-bit rows, so the operations are loops over arrays
+ * with no border logic: min/max lane by lane, a median-of-nine network
+ * for 3x3, the 8-bit median of larger windows with a sliding histogram
+ * (Huang), deeper ones by selection, the bilateral with the spec's integer
+ * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
+ * same bytes).  Steps without row code (differences, and a new step until
+ * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
+ * kernel does: adding an operation needs no code here to be correct. */
+#include <string.h>
+#include "cf-nonlin-cpu.h"
+#include "cf-nonlin.h"
+#include "cf-backend.h"
+
+/* The rows of one image a pass reads, expanded with the border: row v
+ * (v may lie outside the frame) sits in slot v mod kh. */
+typedef struct
+{
+  guint16 *buf;
+  int pitch;                    /* w + kw - 1 */
+  int *have;                    /* the row each slot holds, or G_MININT */
+} Ring;
+
+/* Scratch of one part (one thread), grown when a pass needs more. */
+typedef struct
+{
+  guint8 *mem;
+  gsize len;
+} PartScratch;
+
+struct _CfNonlinCpu
+{
+  guint16 *scratch;
+  gsize scratch_len;
+  PartScratch parts[CF_CPU_MAX_THREADS];
+  /* The frame and pass being run, for the pool's parts. */
+  const CfSpec *spec;
+  const CfLayout *layout;
+  const CfFrame *in, *out;
+  const CfNlPass *pass;
+  gsize chan_off[CF_MAX_CHANNELS];      /* scratch sample offsets */
+  gsize image_len;              /* samples of one scratch image, all channels */
+  int groups[CF_MAX_CHANNELS][3];
+};
+
+/* A pass's window: kw x kh samples, (x, y) at (ax, ay) in it. */
+typedef struct
+{
+  int kw, kh, ax, ay;
+} Window;
+
+CfNonlinCpu *
+cf_nonlin_cpu_new (void)
+{
+  return g_new0 (CfNonlinCpu, 1);
+}
+
+void
+cf_nonlin_cpu_free (CfNonlinCpu * self)
+{
+  int i;
+
+  if (self == NULL)
+    return;
+  for (i = 0; i < CF_CPU_MAX_THREADS; i++)
+    g_free (self->parts[i].mem);
+  g_free (self->scratch);
+  g_free (self);
+}
+
+static void
+image_of (const CfNonlinCpu * self, int c, int id, CfNlImage * im)
+{
+  const CfChannel *ch = &self->layout->channels[c];
+
+  im->ch = *ch;
+  if (id == CF_NL_FRAME) {
+    im->frame = self->in->data[ch->plane] + ch->offset;
+    im->stride = self->in->stride[ch->plane];
+    im->scratch = NULL;
+  } else {
+    im->frame = NULL;
+    im->stride = 0;
+    im->scratch = self->scratch + (gsize) id * self->image_len +
+        self->chan_off[c];
+  }
+}
+
+static Window
+window_of (const CfNonlin * nl, const CfNlPass * p)
+{
+  Window w = { 1, 1, 0, 0 };
+
+  switch (p->step) {
+    case CF_NL_MEDIAN:
+      w.kw = w.kh = p->len;
+      w.ax = w.ay = p->len / 2;
+      break;
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+      w.kw = p->len;
+      w.ax = p->anchor;
+      break;
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+      w.kh = p->len;
+      w.ay = p->anchor;
+      break;
+    case CF_NL_MIN_SE:
+    case CF_NL_MAX_SE:
+      w.kw = nl->se_w;
+      w.kh = nl->se_h;
+      w.ax = nl->se_ax;
+      w.ay = nl->se_ay;
+      break;
+    case CF_NL_BILATERAL:
+      w.kw = w.kh = 2 * p->len + 1;
+      w.ax = w.ay = p->len;
+      break;
+    default:
+      break;
+  }
+  return w;
+}
+
+static gsize
+align64 (gsize n)
+{
+  return (n + 63) & ~(gsize) 63;
+}
+
+/* Expands row v of `im` (border rows included) into dst. */
+static void
+expand_row (const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp, guint16 * dst)
+{
+  int w = im->ch.width, n = w + win->kw - 1, y, e;
+
+  y = cf_border_index (v, im->ch.height, kp->border);
+  if (y < 0) {
+    for (e = 0; e < n; e++)
+      dst[e] = (guint16) kp->border_value;
+    return;
+  }
+  /* The frame's inside: plain words straight, other encodings decoded. */
+  if (im->frame == NULL) {
+    memcpy (dst + win->ax, im->scratch + (gsize) y * w, w * sizeof (guint16));
+  } else if (cf_sample_is_plain (&im->ch, 1)) {
+    const guint8 *s = im->frame + y * im->stride;
+    int ps = im->ch.pixel_stride, x;
+
+    for (x = 0; x < w; x++)
+      dst[win->ax + x] = s[(gsize) x * ps];
+  } else if (cf_sample_is_plain (&im->ch, 2)) {
+    const guint8 *s = im->frame + y * im->stride;
+    int ps = im->ch.pixel_stride, x;
+
+    for (x = 0; x < w; x++)
+      dst[win->ax + x] = *(const guint16 *) (s + (gsize) x * ps);
+  } else {
+    int x;
+
+    for (x = 0; x < w; x++)
+      dst[win->ax + x] = (guint16) cf_nl_read (im, x, y);
+  }
+  for (e = 0; e < n; e++) {
+    int x = e - win->ax;
+
+    if (x >= 0 && x < w) {
+      e = win->ax + w - 1;      /* done above */
+    } else {
+      int bx = cf_border_index (x, w, kp->border);
+
+      dst[e] = (guint16) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+    }
+  }
+}
+
+static const guint16 *
+ring_row (Ring * r, const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp)
+{
+  int slot = ((v % win->kh) + win->kh) % win->kh;
+  guint16 *row = r->buf + (gsize) slot * r->pitch;
+
+  if (r->have[slot] != v) {
+    expand_row (im, win, v, kp, row);
+    r->have[slot] = v;
+  }
+  return row;
+}
+
+/* The rank-th smallest of n values (n small): selection in place. */
+static int
+select_rank (guint16 * a, int n, int rank)
+{
+  int lo = 0, hi = n - 1;
+
+  while (hi > lo) {
+    guint16 pivot = a[(lo + hi) / 2];
+    int i = lo, j = hi;
+
+    while (i <= j) {
+      while (a[i] < pivot)
+        i++;
+      while (a[j] > pivot)
+        j--;
+      if (i <= j) {
+        guint16 t = a[i];
+
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (rank <= j)
+      hi = j;
+    else if (rank >= i)
+      lo = i;
+    else
+      break;
+  }
+  return a[rank];
+}
+
+/* Medians of one row of outputs from the k expanded rows. */
+static void
+median_row (const guint16 * const *rows, int k, int w, int rank,
+    gboolean bytes, guint32 * hist, guint16 * gather, gint32 * out)
+{
+  int x, i, j;
+
+  if (k == 3) {
+    /* Paeth's median of nine: 19 compare-exchanges, no branches. */
+#define SORT2(a, b) { int t_ = MIN (p[a], p[b]); p[b] = MAX (p[a], p[b]); \
+      p[a] = t_; }
+    for (x = 0; x < w; x++) {
+      int p[9];
+
+      for (j = 0; j < 3; j++)
+        for (i = 0; i < 3; i++)
+          p[j * 3 + i] = rows[j][x + i];
+      SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 1); SORT2 (3, 4);
+      SORT2 (6, 7); SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 3);
+      SORT2 (5, 8); SORT2 (4, 7); SORT2 (3, 6); SORT2 (1, 4); SORT2 (2, 5);
+      SORT2 (4, 7); SORT2 (4, 2); SORT2 (6, 4); SORT2 (4, 2);
+      out[x] = p[4];
+    }
+#undef SORT2
+    return;
+  }
+  if (!bytes || k < 7) {
+    for (x = 0; x < w; x++) {
+      int n = 0;
+
+      for (j = 0; j < k; j++)
+        for (i = 0; i < k; i++)
+          gather[n++] = rows[j][x + i];
+      out[x] = select_rank (gather, n, rank);
+    }
+    return;
+  }
+  /* Huang: a histogram of the window slides along the row; the median m
+   * and the count of samples below it follow the changes. */
+  {
+    int m = 0, below = 0;
+
+    memset (hist, 0, 256 * sizeof (guint32));
+    for (j = 0; j < k; j++)
+      for (i = 0; i < k; i++)
+        hist[rows[j][i]]++;
+    for (x = 0; x < w; x++) {
+      if (x > 0) {
+        for (j = 0; j < k; j++) {
+          int gone = rows[j][x - 1], come = rows[j][x + k - 1];
+
+          hist[gone]--;
+          below -= gone < m;
+          hist[come]++;
+          below += come < m;
+        }
+      }
+      while (below > rank)
+        below -= hist[--m];
+      while (below + (int) hist[m] <= rank)
+        below += hist[m++];
+      out[x] = m;
+    }
+  }
+}
+
+static void
+minmax_rows (const guint16 * const *rows, const Window * win,
+    const int *se, gboolean max, int w, int maxval, gint32 * out)
+{
+  int x, i, j;
+
+  for (x = 0; x < w; x++)
+    out[x] = max ? 0 : maxval;
+  for (j = 0; j < win->kh; j++)
+    for (i = 0; i < win->kw; i++) {
+      const guint16 *r = rows[j] + i;
+
+      if (se != NULL && !se[j * win->kw + i])
+        continue;
+      if (max) {
+        for (x = 0; x < w; x++)
+          out[x] = r[x] > out[x] ? r[x] : out[x];
+      } else {
+        for (x = 0; x < w; x++)
+          out[x] = r[x] < out[x] ? r[x] : out[x];
+      }
+    }
+}
+
+/* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
+ * channel written. */
+static void
+bilateral_row (const guint16 * const *rows[3], int n, int own,
+    const Window * win, const CfNonlin * nl, const int *table, int w,
+    gint64 * sum, gint64 * wsum, gint32 * out)
+{
+  const int *space = table + nl->off_space;
+  const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
+  const int *range = table + nl->off_range;
+  int x, k, c;
+
+  memset (sum, 0, sizeof (gint64) * w);
+  memset (wsum, 0, sizeof (gint64) * w);
+  for (k = 0; k < nl->n_offsets; k++) {
+    int j = dy[k] + win->ay, i = dx[k] + win->ax;
+
+    for (x = 0; x < w; x++) {
+      int d = 0;
+      gint64 wt;
+
+      for (c = 0; c < n; c++) {
+        int s = rows[c][j][x + i], m = rows[c][win->ay][x + win->ax];
+
+        d += s > m ? s - m : m - s;
+      }
+      if (d >= nl->range_len)
+        continue;
+      wt = (gint64) space[k] * range[d];
+      sum[x] += wt * rows[own][j][x + i];
+      wsum[x] += wt;
+    }
+  }
+  for (x = 0; x < w; x++)
+    out[x] = (gint32) ((sum[x] + wsum[x] / 2) / wsum[x]);
+}
+
+/* Carves the part's scratch: rings of n_images x kh rows, the output row,
+ * the bilateral's sums, the median's histogram and gathered window. */
+typedef struct
+{
+  Ring rings[3];
+  gint32 *out;
+  gint64 *sum, *wsum;
+  guint32 *hist;
+  guint16 *gather;
+} Carved;
+
+static void
+carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
+{
+  gsize pitch = (gsize) w + win->kw - 1;
+  gsize ring = align64 (pitch * win->kh * sizeof (guint16));
+  gsize have = align64 (win->kh * sizeof (int));
+  gsize need = n_images * (ring + have) + align64 (w * sizeof (gint32)) +
+      2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  guint8 *p;
+  int i, s;
+
+  if (need > ps->len) {
+    g_free (ps->mem);
+    ps->mem = g_malloc (need + 64);
+    ps->len = need;
+  }
+  p = (guint8 *) (((guintptr) ps->mem + 63) & ~(guintptr) 63);
+  for (i = 0; i < n_images; i++) {
+    c->rings[i].buf = (guint16 *) p;
+    c->rings[i].pitch = (int) pitch;
+    p += ring;
+    c->rings[i].have = (int *) p;
+    for (s = 0; s < win->kh; s++)
+      c->rings[i].have[s] = G_MININT;
+    p += have;
+  }
+  c->out = (gint32 *) p;
+  p += align64 (w * sizeof (gint32));
+  c->sum = (gint64 *) p;
+  p += align64 (w * sizeof (gint64));
+  c->wsum = (gint64 *) p;
+  p += align64 (w * sizeof (gint64));
+  c->hist = (guint32 *) p;
+  p += align64 (256 * sizeof (guint32));
+  c->gather = (guint16 *) p;
+}
+
+static void
+store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
+{
+  const CfChannel *ch = &self->layout->channels[c];
+  const CfNlPass *p = self->pass;
+  int x;
+
+  if (p->dst == CF_NL_OUT) {
+    guint8 *row = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    if (cf_sample_is_plain (ch, 1)) {
+      for (x = 0; x < ch->width; x++)
+        row[(gsize) x * ch->pixel_stride] = (guint8) v[x];
+    } else if (cf_sample_is_plain (ch, 2)) {
+      for (x = 0; x < ch->width; x++)
+        *(guint16 *) (row + (gsize) x * ch->pixel_stride) = (guint16) v[x];
+    } else {
+      for (x = 0; x < ch->width; x++)
+        cf_sample_write (row + (gsize) x * ch->pixel_stride, ch, v[x]);
+    }
+  } else {
+    guint16 *row = self->scratch + (gsize) p->dst * self->image_len +
+        self->chan_off[c] + (gsize) y * ch->width;
+
+    for (x = 0; x < ch->width; x++)
+      row[x] = (guint16) v[x];
+  }
+}
+
+/* The steps with row code below; others run sample by sample. */
+static gboolean
+has_row_code (int step)
+{
+  switch (step) {
+    case CF_NL_MEDIAN:
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+    case CF_NL_MIN_SE:
+    case CF_NL_MAX_SE:
+    case CF_NL_BILATERAL:
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* Rows [y0, y1) of channel c through the current pass. */
+static void
+pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
+{
+  const CfSpec *spec = self->spec;
+  const CfKernelParams *kp = &spec->kp;
+  const CfNlPass *p = self->pass;
+  const CfChannel *ch = &self->layout->channels[c];
+  const Window win = window_of (&spec->nl, p);
+  const guint16 *rows[3][CF_MAX_TAPS + 1];
+  const guint16 *const *rowsets[3] = { rows[0], rows[1], rows[2] };
+  CfNlImage ims[3];
+  int n_images = 1, own = 0, w = ch->width, x, y, j, i;
+  Carved cv;
+
+  if (!has_row_code (p->step)) {
+    /* Sample by sample with the kernels' own function (kernels/
+     * cf-nonlin.h): differences, and any step without row code yet. */
+    CfNlImage a, b, group[3];
+    int n = 0;
+
+    image_of (self, c, p->src, &a);
+    image_of (self, c, p->src2, &b);
+    for (i = 0; i < 3 && self->groups[c][i] >= 0; i++) {
+      if (self->groups[c][i] == c)
+        own = i;
+      image_of (self, self->groups[c][i], p->src, &group[n++]);
+    }
+    carve (ps, &win, w, 0, &cv);
+    for (y = y0; y < y1; y++) {
+      for (x = 0; x < w; x++)
+        cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
+            &spec->nl, spec->table, kp);
+      store_row (self, c, y, cv.out);
+    }
+    return;
+  }
+
+  if (p->step == CF_NL_BILATERAL) {
+    n_images = 0;
+    for (i = 0; i < 3 && self->groups[c][i] >= 0; i++) {
+      if (self->groups[c][i] == c)
+        own = i;
+      image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
+    }
+  } else {
+    image_of (self, c, p->src, &ims[0]);
+  }
+  /* Rows and columns may be longer than CF_MAX_TAPS (iterated
+   * rectangles): one row then, or rows one at a time below. */
+  carve (ps, &win, w, n_images, &cv);
+
+  for (y = y0; y < y1; y++) {
+    if (win.kh > CF_MAX_TAPS + 1) {
+      /* A long column: min/max row by row, straight from the ring's one
+       * slot per row. */
+      gboolean max = p->step == CF_NL_MAX_COL;
+
+      for (x = 0; x < w; x++)
+        cv.out[x] = max ? 0 : kp->maxval;
+      for (j = 0; j < win.kh; j++) {
+        const guint16 *r = ring_row (&cv.rings[0], &ims[0], &win,
+            y - win.ay + j, kp);
+
+        for (x = 0; x < w; x++)
+          cv.out[x] = max ? MAX (cv.out[x], r[x]) : MIN (cv.out[x], r[x]);
+      }
+      store_row (self, c, y, cv.out);
+      continue;
+    }
+    for (i = 0; i < n_images; i++)
+      for (j = 0; j < win.kh; j++)
+        rows[i][j] = ring_row (&cv.rings[i], &ims[i], &win, y - win.ay + j,
+            kp);
+    switch (p->step) {
+      case CF_NL_MEDIAN:
+        median_row (rows[0], win.kw, w, spec->nl.rank, kp->maxval == 255,
+            cv.hist, cv.gather, cv.out);
+        break;
+      case CF_NL_MIN_ROW:
+      case CF_NL_MAX_ROW:
+      case CF_NL_MIN_COL:
+      case CF_NL_MAX_COL:
+        minmax_rows (rows[0], &win, NULL, p->step == CF_NL_MAX_ROW
+            || p->step == CF_NL_MAX_COL, w, kp->maxval, cv.out);
+        break;
+      case CF_NL_MIN_SE:
+      case CF_NL_MAX_SE:
+        minmax_rows (rows[0], &win, spec->table, p->step == CF_NL_MAX_SE, w,
+            kp->maxval, cv.out);
+        break;
+      case CF_NL_BILATERAL:
+        bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,
+            w, cv.sum, cv.wsum, cv.out);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+    store_row (self, c, y, cv.out);
+  }
+}
+
+/* The copied and filled channels, rows [y0, y1). */
+static void
+other_rows (const CfNonlinCpu * self, const CfChannel * ch, int y0, int y1)
+{
+  int x, y;
+
+  for (y = y0; y < y1; y++) {
+    const guint8 *s = self->in->data[ch->plane] + (gsize) y *
+        self->in->stride[ch->plane] + ch->offset;
+    guint8 *d = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    for (x = 0; x < ch->width; x++) {
+      gsize o = (gsize) x * ch->pixel_stride;
+
+      cf_sample_write (d + o, ch, ch->mode == CF_CHANNEL_FILL ?
+          ch->fill_value : cf_sample_read (s + o, ch));
+    }
+  }
+}
+
+/* Part `index`: the same band of rows of every channel, so the channels
+ * sharing a word (RGB10A2) are written by one thread. */
+static void
+run_part (gpointer data, int index, int n_parts)
+{
+  CfNonlinCpu *self = data;
+  const CfLayout *layout = self->layout;
+  int c;
+
+  for (c = 0; c < layout->n_channels; c++) {
+    const CfChannel *ch = &layout->channels[c];
+    int y0 = (int) ((gint64) ch->height * index / n_parts);
+    int y1 = (int) ((gint64) ch->height * (index + 1) / n_parts);
+
+    if (ch->width <= 0 || ch->height <= 0 || y0 >= y1)
+      continue;
+    if (ch->mode == CF_CHANNEL_FILTER)
+      pass_rows (self, &self->parts[index], c, y0, y1);
+    else if (self->pass->dst == CF_NL_OUT)
+      other_rows (self, ch, y0, y1);
+  }
+}
+
+void
+cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
+    const CfSpec * spec, const CfLayout * layout, const CfFrame * in,
+    const CfFrame * out)
+{
+  gsize need;
+  int c, i;
+
+  self->image_len = 0;
+  for (c = 0; c < layout->n_channels; c++) {
+    const CfChannel *ch = &layout->channels[c];
+
+    self->chan_off[c] = self->image_len;
+    if (ch->mode == CF_CHANNEL_FILTER)
+      self->image_len += (gsize) MAX (ch->width, 0) * MAX (ch->height, 0);
+  }
+  need = self->image_len * spec->nl.n_scratch;
+  if (need > self->scratch_len) {
+    g_free (self->scratch);
+    self->scratch = g_new (guint16, need);
+    self->scratch_len = need;
+  }
+  cf_layout_colour_groups (layout, self->groups);
+  self->spec = spec;
+  self->layout = layout;
+  self->in = in;
+  self->out = out;
+  for (i = 0; i < spec->nl.n_passes; i++) {
+    self->pass = &spec->nl.passes[i];
+    cf_cpu_pool_run (pool, run_part, self);
+  }
+  self->pass = NULL;
+  self->in = self->out = NULL;
+}
