@@ -414,11 +414,15 @@ flow_check (Flow * f)
   g_mutex_unlock (&f->lock);
 }
 
+/* A frame counts as out once the element after `e` took it: where that
+ * one can refuse it (a capsfilter whose caps changed answers
+ * not-negotiated), `out` is that element, whose source pad it then leaves
+ * by (e pushes a refused frame again, after negotiating new caps). */
 static void
-flow_attach (Flow * f, GstElement * e)
+flow_attach (Flow * f, GstElement * e, GstElement * out)
 {
   GstPad *sink = gst_element_get_static_pad (e, "sink");
-  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *src = gst_element_get_static_pad (out, "src");
 
   gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
@@ -1166,13 +1170,13 @@ pipeline_set_context (Episode * ep)
 }
 
 static void
-new_filter (Episode * ep, GstElement * e)
+new_filter (Episode * ep, GstElement * e, GstElement * out)
 {
   gchar name[16];
 
   g_snprintf (name, sizeof name, "cf%u", ep->n_filters);
   flow_init (&ep->flows[ep->n_filters], name);
-  flow_attach (&ep->flows[ep->n_filters], e);
+  flow_attach (&ep->flows[ep->n_filters], e, out);
   ep->filters[ep->n_filters++] = e;
 }
 
@@ -2029,7 +2033,7 @@ pipeline_build (Episode * ep)
       NULL);
   gst_element_link_many (ep->appsrc, e, ep->out_caps, tee, NULL);
   class_count[A_TEE] += branches > 0;
-  new_filter (ep, e);
+  new_filter (ep, e, ep->out_caps);
   for (i = 0; i < MAX (branches, 1); i++) {
     GstElement *q = gst_element_factory_make ("queue", NULL);
     GstElement *sink = gst_element_factory_make ("fakesink", NULL);
@@ -2055,7 +2059,7 @@ pipeline_build (Episode * ep)
     live_properties (ep, e);
     gst_bin_add (GST_BIN (ep->pipe), e);
     gst_element_link_many (tee, q, e, sink, NULL);
-    new_filter (ep, e);
+    new_filter (ep, e, e);
     if (enabled[A_POOL]) {
       GstPad *pad = gst_element_get_static_pad (sink, "sink");
 
@@ -2236,7 +2240,7 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     gst_element_set_bus (e, ep->bus);
     ep->h = gst_harness_new_with_element (e, "sink", "src");
     gst_object_unref (e);
-    new_filter (ep, e);
+    new_filter (ep, e, e);
     caps = make_info (ep, &ep->info, random_format (ep->rand, formats, FALSE,
             TRUE), random_size (ep->rand),
         random_size (ep->rand), FALSE);
