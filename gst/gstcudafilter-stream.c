@@ -746,6 +746,24 @@ gst_cuda_filter_stream_submit_input_buffer (GstBaseTransform * trans,
   return PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
 }
 
+/* Downstream may ask for new caps (RECONFIGURE) after the base class
+ * looked, as this frame came in: a frame it pushed now, under the old caps,
+ * that downstream refuses would be lost with it.  So the negotiation runs
+ * here too, before a frame leaves: set_caps pushes the frames in flight,
+ * keeping those downstream refuses, which then leave in the new caps. */
+static GstFlowReturn
+renegotiate_if_asked (GstCudaFilter * self)
+{
+  if (!gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (self)))
+    return GST_FLOW_OK;
+  if (!gst_base_transform_reconfigure (GST_BASE_TRANSFORM (self)))
+    return src_is_flushing (self) ? GST_FLOW_FLUSHING :
+        GST_FLOW_NOT_NEGOTIATED;
+  if (!g_queue_is_empty (&self->done_outputs))
+    return drain (self);
+  return GST_FLOW_OK;
+}
+
 GstFlowReturn
 gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
@@ -783,6 +801,10 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   in_flight = cf_backend_in_flight (self->backend);
   if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
           || in_flight >= MAX (self->depth, 1))) {
+    GstFlowReturn ret = renegotiate_if_asked (self);
+
+    if (ret != GST_FLOW_OK || cf_backend_in_flight (self->backend) == 0)
+      return ret;
     self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
   }
