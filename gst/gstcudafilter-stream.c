@@ -711,7 +711,6 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
-
   GstFlowReturn ret = push_in_flight (self);
 
   if (ret != GST_FLOW_OK) {
@@ -801,11 +800,12 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   in_flight = cf_backend_in_flight (self->backend);
   if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
           || in_flight >= MAX (self->depth, 1))) {
-    GstFlowReturn ret = renegotiate_if_asked (self);
+    GstFlowReturn ret;
 
+    self->prerolled = TRUE;
+    ret = renegotiate_if_asked (self);
     if (ret != GST_FLOW_OK || cf_backend_in_flight (self->backend) == 0)
       return ret;
-    self->prerolled = TRUE;
     return finish_oldest (self, outbuf);
   }
   return GST_FLOW_OK;
