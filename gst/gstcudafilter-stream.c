@@ -10,9 +10,10 @@
  * GPU.  The backend holds each frame until its wait hands it back: the one
  * record of which frame is where.
  * Order and timestamps are kept (a FIFO); serialized events (EOS, caps,
- * segments, ...) and renegotiation drain every pending frame first (frames
- * a renegotiation finished that downstream refused under the old caps wait
- * in done_outputs for the new ones); a flush discards them.
+ * segments, ...), DRAIN and ALLOCATION queries, a pause and renegotiation
+ * drain every pending frame first (frames downstream refused under the old
+ * caps wait in done_outputs for the new ones, which a drain negotiates
+ * itself when no frame comes to do it); a flush discards them.
  *
  * With memory:CUDAMemory caps the backend reads and writes the buffers in
  * place, in the element's shared CUDA context (cudafilter-cuda-memory.c).
@@ -284,34 +285,38 @@ keep:
   return done;
 }
 
-/* Pushes the frames a renegotiation finished (done_outputs), oldest
- * first, now that the new caps are downstream. */
+/* Pushes the frames kept for the new caps (done_outputs), oldest first,
+ * in the caps now on the source pad.  One that downstream refuses there
+ * too (not-negotiated: it changed its caps again) goes back to the head,
+ * to wait for the next ones. */
 static GstFlowReturn
-push_done_outputs (GstCudaFilter * self)
+push_kept (GstCudaFilter * self)
 {
   GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *done;
 
   while (ret == GST_FLOW_OK
-      && (done = g_queue_pop_head (&self->done_outputs)) != NULL)
+      && (done = g_queue_pop_head (&self->done_outputs)) != NULL) {
+    done = for_current_caps (self, done);
     ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
-        for_current_caps (self, done));
-  if (ret != GST_FLOW_OK)
-    gst_cuda_filter_stream_discard (self);
+        gst_buffer_ref (done));
+    if (ret == GST_FLOW_NOT_NEGOTIATED)
+      g_queue_push_head (&self->done_outputs, done);
+    else
+      gst_buffer_unref (done);
+  }
   return ret;
 }
 
-/* Pushes every pending frame downstream, oldest first.  With
- * `keep_refused` (a renegotiation downstream asked for, set_caps), a frame
+/* Finishes every frame in flight and pushes it, oldest first.  A frame
  * downstream refuses under the caps it was made for (a capsfilter that
- * changed its caps answers not-negotiated) is kept, with the rest, in
- * done_outputs, to leave after the new caps, before the next frame.
+ * changed its caps answers not-negotiated) is kept in done_outputs, and
+ * every later one waits behind it there, to leave in the new caps.
  * FLOW_ERROR when a frame failed. */
 static GstFlowReturn
-push_pending (GstCudaFilter * self, gboolean keep_refused)
+push_in_flight (GstCudaFilter * self)
 {
-  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (self);
-  GstFlowReturn ret = push_done_outputs (self);
+  GstFlowReturn ret = GST_FLOW_OK;
 
   while (ret == GST_FLOW_OK && cf_backend_in_flight (self->backend) > 0) {
     GstBuffer *outbuf = NULL;
@@ -323,11 +328,8 @@ push_pending (GstCudaFilter * self, gboolean keep_refused)
       g_queue_push_tail (&self->done_outputs, outbuf);
       continue;
     }
-    if (!keep_refused) {
-      ret = gst_pad_push (srcpad, outbuf);
-      continue;
-    }
-    ret = gst_pad_push (srcpad, gst_buffer_ref (outbuf));
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
+        gst_buffer_ref (outbuf));
     if (ret == GST_FLOW_NOT_NEGOTIATED) {
       GST_DEBUG_OBJECT (self, "downstream refuses the old caps: the frames "
           "in flight leave after the new ones");
@@ -337,17 +339,73 @@ push_pending (GstCudaFilter * self, gboolean keep_refused)
       gst_buffer_unref (outbuf);
     }
   }
-  if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
-    gst_cuda_filter_stream_discard (self);
-  }
   return ret;
 }
 
+/* Negotiates the source pad again, as GstBaseTransform does before the
+ * next buffer when downstream asked (set_caps runs, a new pool comes). */
+static gboolean
+renegotiate (GstCudaFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  gst_base_transform_reconfigure_src (trans);
+  return gst_base_transform_reconfigure (trans);
+}
+
+static gboolean
+src_is_flushing (GstCudaFilter * self)
+{
+  GstPad *srcpad = GST_BASE_TRANSFORM_SRC_PAD (self);
+  gboolean flushing;
+
+  GST_OBJECT_LOCK (srcpad);
+  flushing = GST_PAD_IS_FLUSHING (srcpad);
+  GST_OBJECT_UNLOCK (srcpad);
+  return flushing;
+}
+
+/* Every frame the element holds leaves, oldest first: the ones a
+ * renegotiation kept, then those in flight.  The one drain, before what
+ * asked for it goes on (EOS and every serialized event, a DRAIN or
+ * ALLOCATION query, a pause, a move to another CUDA context), and before
+ * the next frame when a renegotiation kept some.  Downstream that changed
+ * its caps refuses the frames made for the old ones (not-negotiated): the
+ * source pad negotiates again and they leave in the new caps, never
+ * dropped.  Only when downstream refuses those too (or a flush or a
+ * failed frame stops it) are the frames discarded, with an ERROR where
+ * nothing flushes them. */
 static GstFlowReturn
 drain (GstCudaFilter * self)
 {
-  return push_pending (self, FALSE);
+  GstFlowReturn ret = push_kept (self);
+
+  /* Refused again: the frames in flight wait behind those. */
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    ret = GST_FLOW_OK;
+  if (ret == GST_FLOW_OK)
+    ret = push_in_flight (self);
+  if (ret == GST_FLOW_OK && !g_queue_is_empty (&self->done_outputs)) {
+    GST_DEBUG_OBJECT (self, "downstream refused %u frame(s) under the old "
+        "caps: negotiating again", g_queue_get_length (&self->done_outputs));
+    if (src_is_flushing (self))
+      ret = GST_FLOW_FLUSHING;
+    else if (!renegotiate (self))
+      ret = GST_FLOW_NOT_NEGOTIATED;
+    else
+      ret = push_kept (self);
+  }
+  if (ret == GST_FLOW_OK)
+    return ret;
+  GST_DEBUG_OBJECT (self, "drain stopped: %s", gst_flow_get_name (ret));
+  if (ret == GST_FLOW_NOT_NEGOTIATED && !src_is_flushing (self))
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream refuses the caps of the %u frame(s) this element "
+            "still holds, the old caps and the new alike.",
+            g_queue_get_length (&self->done_outputs)
+            + cf_backend_in_flight (self->backend)), (NULL));
+  gst_cuda_filter_stream_discard (self);
+  return ret;
 }
 
 /* Takes the sink pad's stream lock, as the streaming thread holds it;
@@ -641,7 +699,8 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
  * so they are finished before the caps change.  A caps event has pushed
  * them already; with frames left, GstBaseTransform renegotiates because
  * downstream asked (RECONFIGURE), and downstream may refuse the old caps
- * (push_pending keeps those frames for after the new ones).
+ * (push_in_flight keeps those frames for after the new ones, which the
+ * next frame or drain pushes first).
  *
  * CUDA memory on either pad then needs a GstCudaContext (shared with the
  * neighbours, or a new one) for its pools and mappings: the backend moves
@@ -652,9 +711,15 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (trans);
+  GstFlowReturn ret = push_in_flight (self);
 
-  if (push_pending (self, TRUE) == GST_FLOW_ERROR)
-    return FALSE;
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "frames before new caps: %s",
+        gst_flow_get_name (ret));
+    gst_cuda_filter_stream_discard (self);
+    if (ret == GST_FLOW_ERROR)
+      return FALSE;
+  }
   if (!PARENT_CLASS->set_caps (trans, incaps, outcaps))
     return FALSE;
   if (self->cuda_context != NULL || !backend_is_cuda (self)
@@ -680,6 +745,24 @@ gst_cuda_filter_stream_submit_input_buffer (GstBaseTransform * trans,
   return PARENT_CLASS->submit_input_buffer (trans, is_discont, input);
 }
 
+/* Downstream may ask for new caps (RECONFIGURE) after the base class
+ * looked, as this frame came in: a frame it pushed now, under the old caps,
+ * that downstream refuses would be lost with it.  So the negotiation runs
+ * here too, before a frame leaves: set_caps pushes the frames in flight,
+ * keeping those downstream refuses, which then leave in the new caps. */
+static GstFlowReturn
+renegotiate_if_asked (GstCudaFilter * self)
+{
+  if (!gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (self)))
+    return GST_FLOW_OK;
+  if (!gst_base_transform_reconfigure (GST_BASE_TRANSFORM (self)))
+    return src_is_flushing (self) ? GST_FLOW_FLUSHING :
+        GST_FLOW_NOT_NEGOTIATED;
+  if (!g_queue_is_empty (&self->done_outputs))
+    return drain (self);
+  return GST_FLOW_OK;
+}
+
 GstFlowReturn
 gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
@@ -689,8 +772,10 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   guint in_flight;
 
   *outbuf = NULL;
+  /* Frames a renegotiation kept (none is in flight: set_caps finished
+   * them) leave first. */
   if (!g_queue_is_empty (&self->done_outputs)) {
-    GstFlowReturn ret = push_done_outputs (self);
+    GstFlowReturn ret = drain (self);
 
     if (ret != GST_FLOW_OK) {
       gst_clear_buffer (&trans->queued_buf);
@@ -715,7 +800,12 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   in_flight = cf_backend_in_flight (self->backend);
   if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
           || in_flight >= MAX (self->depth, 1))) {
+    GstFlowReturn ret;
+
     self->prerolled = TRUE;
+    ret = renegotiate_if_asked (self);
+    if (ret != GST_FLOW_OK || cf_backend_in_flight (self->backend) == 0)
+      return ret;
     return finish_oldest (self, outbuf);
   }
   return GST_FLOW_OK;

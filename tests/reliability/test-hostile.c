@@ -28,7 +28,8 @@
  * fallback notice (and GstBaseTransform's "not negotiated" when a
  * renegotiation meets a flush: it retries); every frame that entered an element leaves it, once, in
  * order, with its timestamps, except frames a flush (or a state change to
- * READY) discarded while they were in flight; no step takes longer than
+ * READY) discarded while they were in flight and frames QoS dropped (each
+ * named by its element's QOS message); no step takes longer than
  * CF_HOSTILE_STEP_TIMEOUT seconds (a hang).  Leaks: run under the leaks
  * tracer (check-leaks.sh), nothing may be alive at exit.
  *
@@ -53,8 +54,18 @@
  * as display sinks and hardware encoders offer), query (ALLOCATION and
  * DRAIN queries from upstream with frames in flight: all of them out
  * before the answer), meta (a buffer whose video meta describes more than
- * it holds: an ERROR, never a read past its end), segment (a BYTES
- * segment, appsrc's default: no critical).
+ * it holds, in one memory or in one for each plane: an ERROR, never a read
+ * past its end; and frames in one memory for each plane that hold what
+ * they need: through), segment (a BYTES segment, appsrc's default: no
+ * critical), live (pipeline episodes with a live source: appsrc stamps
+ * each frame with the running time, the sinks sync and send QoS, qos=true
+ * set on the filters or left to them; a frame may be missing only where
+ * its element's QOS message names it), context (a CUDA context set on the
+ * pipeline or a filter from another thread while it plays; where
+ * gstreamer-cuda is built and a context can be made on device 0, else
+ * nothing, said at the start), refuse (a start at caps the element
+ * refuses, interlaced or a format it does not offer: the frame after them
+ * is not-negotiated, no ERROR from the element).
  *
  * Where the element must refuse its settings with an ERROR (at the first
  * caps after a start, or new caps whose depth the settings do not take)
@@ -78,6 +89,12 @@
 
 #include "cf-spec.h"
 
+#ifdef HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudautils.h>
+#endif
+
 #define FRAME_DUR (GST_SECOND / 30)
 #define MAX_FILTERS 4
 #define BIG_KERNEL 64           /* one more tap than the element takes */
@@ -89,13 +106,13 @@ enum
 {
   A_CAPS, A_STRIDE, A_PROPS, A_INVALID, A_INCOMPLETE, A_FIF, A_STATE,
   A_FLUSH, A_SEEK, A_EOS, A_RECONFIGURE, A_TEE, A_DEEP, A_PREROLL, A_POOL,
-  A_QUERY, A_META, A_SEGMENT, A_PUSH, N_CLASSES
+  A_QUERY, A_META, A_SEGMENT, A_LIVE, A_CONTEXT, A_REFUSE, A_PUSH, N_CLASSES
 };
 
 static const gchar *const class_names[N_CLASSES] = { "caps", "stride",
   "props", "invalid", "incomplete", "fif", "state", "flush", "seek", "eos",
   "reconfigure", "tee", "deep", "preroll", "pool", "query", "meta", "segment",
-  "push"
+  "live", "context", "refuse", "push"
 };
 
 static gboolean enabled[N_CLASSES];
@@ -207,6 +224,7 @@ typedef struct
   guint64 seq;
   GstClockTime pts, duration;
   guint epoch;
+  gboolean qos;                 /* dropped by QoS: its QOS message named it */
 } InRec;
 
 typedef struct
@@ -219,12 +237,12 @@ typedef struct
   gboolean settled;             /* a frame left since the element started:
                                  * it has settings applied to keep */
   guint64 next_seq;
-  guint64 n_in, n_out, n_dropped;
+  guint64 n_in, n_out, n_dropped, n_qos;
   gchar *violation;
   gchar name[16];
 } Flow;
 
-static guint64 total_in, total_out, total_dropped;
+static guint64 total_in, total_out, total_dropped, total_qos;
 
 static void
 flow_init (Flow * f, const gchar * name)
@@ -241,6 +259,7 @@ flow_clear (Flow * f)
   total_in += f->n_in;
   total_out += f->n_out;
   total_dropped += f->n_dropped;
+  total_qos += f->n_qos;
   g_array_free (f->ins, TRUE);
   g_free (f->violation);
   g_mutex_clear (&f->lock);
@@ -293,6 +312,7 @@ probe_in (GstPad * pad, GstPadProbeInfo * info, gpointer data)
     r.pts = GST_BUFFER_PTS (buf);
     r.duration = GST_BUFFER_DURATION (buf);
     r.epoch = f->epoch;
+    r.qos = FALSE;
     g_array_append_val (f->ins, r);
     f->n_in++;
     g_mutex_unlock (&f->lock);
@@ -336,6 +356,11 @@ probe_out (GstPad * pad, GstPadProbeInfo * info, gpointer data)
       g_mutex_unlock (&f->lock);
       return GST_PAD_PROBE_OK;
     }
+    if (r->qos) {
+      f->cursor++;              /* dropped late, as its QOS message says */
+      f->n_qos++;
+      continue;
+    }
     if (r->epoch >= f->epoch && !f->resetting)
       break;
     f->cursor++;                /* discarded by a later flush */
@@ -360,7 +385,8 @@ flow_check_complete (Flow * f)
 
   g_mutex_lock (&f->lock);
   for (i = f->cursor; i < f->ins->len; i++)
-    if (g_array_index (f->ins, InRec, i).epoch >= f->epoch)
+    if (g_array_index (f->ins, InRec, i).epoch >= f->epoch
+        && !g_array_index (f->ins, InRec, i).qos)
       owed++;
   if (owed)
     flow_violation (f, g_strdup_printf ("%s: %u frame(s) still owed after "
@@ -388,11 +414,15 @@ flow_check (Flow * f)
   g_mutex_unlock (&f->lock);
 }
 
+/* A frame counts as out once the element after `e` took it: where that
+ * one can refuse it (a capsfilter whose caps changed answers
+ * not-negotiated), `out` is that element, whose source pad it then leaves
+ * by (e pushes a refused frame again, after negotiating new caps). */
 static void
-flow_attach (Flow * f, GstElement * e)
+flow_attach (Flow * f, GstElement * e, GstElement * out)
 {
   GstPad *sink = gst_element_get_static_pad (e, "sink");
-  GstPad *src = gst_element_get_static_pad (e, "src");
+  GstPad *src = gst_element_get_static_pad (out, "src");
 
   gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
@@ -400,6 +430,31 @@ flow_attach (Flow * f, GstElement * e)
   gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, probe_out, f, NULL);
   gst_object_unref (sink);
   gst_object_unref (src);
+}
+
+/* GstBaseTransform drops an input that QoS says would come too late, and
+ * posts a QOS message with its timestamp from the streaming thread, in the
+ * chain of that input (the last one in): that frame, and no other, may be
+ * missing. */
+static void
+flow_qos_dropped (Flow * f, GstClockTime pts)
+{
+  guint i;
+
+  g_mutex_lock (&f->lock);
+  for (i = f->ins->len; i > f->cursor; i--) {
+    InRec *r = &g_array_index (f->ins, InRec, i - 1);
+
+    if (r->pts == pts && !r->qos) {
+      r->qos = TRUE;
+      break;
+    }
+  }
+  if (i == f->cursor)
+    flow_violation (f, g_strdup_printf ("%s: a QOS message for a frame of "
+            "pts %" GST_TIME_FORMAT " not held", f->name,
+            GST_TIME_ARGS (pts)));
+  g_mutex_unlock (&f->lock);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -897,6 +952,7 @@ typedef struct
   gboolean caps_pending;
   GstClockTime next_pts;
   guint64 n;
+  gboolean live;                /* appsrc stamps the frames (do-timestamp) */
 } Feed;
 
 static void
@@ -915,7 +971,7 @@ feed_need_data (GstAppSrc * src, guint length, gpointer data)
   }
   buf = gst_buffer_new_allocate (NULL, f->info.size, NULL);
   gst_buffer_memset (buf, 0, 16 + (f->n++ * 37) % 220, f->info.size);
-  GST_BUFFER_PTS (buf) = f->next_pts;
+  GST_BUFFER_PTS (buf) = f->live ? GST_CLOCK_TIME_NONE : f->next_pts;
   GST_BUFFER_DURATION (buf) = FRAME_DUR;
   f->next_pts += FRAME_DUR;
   g_mutex_unlock (&f->lock);
@@ -963,6 +1019,7 @@ typedef struct
   /* pipeline */
   GstElement *pipe, *appsrc, *out_caps;
   Feed feed;
+  gboolean live;                /* a live source, QoS, sinks that sync */
 
   /* pool: what the sinks' ALLOCATION answers offer (atomic) */
   gint pool_on, pool_min, pool_max, pool_foreign;
@@ -1041,14 +1098,85 @@ pick_pool (Episode * ep, guint min)
   g_atomic_int_set (&ep->pool_on, TRUE);
 }
 
+/* QOS messages of the filters, as they are posted (the streaming thread,
+ * before the next input): the frames QoS dropped. */
+static GstBusSyncReply
+qos_sync (GstBus * bus, GstMessage * msg, gpointer data)
+{
+  Episode *ep = data;
+  GstClockTime timestamp;
+  guint i;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_QOS)
+    return GST_BUS_PASS;
+  gst_message_parse_qos (msg, NULL, NULL, NULL, &timestamp, NULL);
+  for (i = 0; i < ep->n_filters; i++)
+    if (GST_MESSAGE_SRC (msg) == GST_OBJECT (ep->filters[i]))
+      flow_qos_dropped (&ep->flows[i], timestamp);
+  return GST_BUS_PASS;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A CUDA context for the `context` class, made once; none where
+ * gstreamer-cuda is not built or no context can be made (the class then
+ * does nothing, and says why at the start). */
+
+static GstContext *cuda_gst_context;
+static const gchar *no_cuda_context = "not made yet";
+
 static void
-new_filter (Episode * ep, GstElement * e)
+make_cuda_context (void)
+{
+#ifdef HAVE_GST_CUDA
+  GstCudaContext *c;
+
+  if (!gst_cuda_load_library ()) {
+    no_cuda_context = "the CUDA driver library does not load";
+    return;
+  }
+  c = gst_cuda_context_new (0);
+  if (c == NULL) {
+    no_cuda_context = "no CUDA context can be made on device 0";
+    return;
+  }
+  cuda_gst_context = gst_context_new_cuda_context (c);
+  gst_object_unref (c);
+  no_cuda_context = NULL;
+#else
+  no_cuda_context = "built without gstreamer-cuda";
+#endif
+}
+
+static gpointer
+set_context_thread (gpointer data)
+{
+  gst_element_set_context (data, cuda_gst_context);
+  return NULL;
+}
+
+/* An application's NEED_CONTEXT handler answering late: the context set
+ * on the pipeline (GstBin passes it to every child) or on one filter,
+ * from another thread, while frames flow.  The elements go on filtering
+ * in their own context: no error, no frame lost. */
+static void
+pipeline_set_context (Episode * ep)
+{
+  GstElement *to = g_rand_boolean (ep->rand) ? ep->pipe :
+      ep->filters[g_rand_int_range (ep->rand, 0, ep->n_filters)];
+
+  if (cuda_gst_context == NULL)
+    return;
+  g_thread_join (g_thread_new ("context", set_context_thread, to));
+}
+
+static void
+new_filter (Episode * ep, GstElement * e, GstElement * out)
 {
   gchar name[16];
 
   g_snprintf (name, sizeof name, "cf%u", ep->n_filters);
   flow_init (&ep->flows[ep->n_filters], name);
-  flow_attach (&ep->flows[ep->n_filters], e);
+  flow_attach (&ep->flows[ep->n_filters], e, out);
   ep->filters[ep->n_filters++] = e;
 }
 
@@ -1540,9 +1668,79 @@ harness_refused_start (Episode * ep)
   g_rec_mutex_unlock (&prop_lock);
 }
 
+/* The bytes plane `p` of `info` needs from its first byte to the end of
+ * its last row, and those of its whole rows (`full`). */
+static gsize
+plane_needs (const GstVideoInfo * info, guint p, gsize * full)
+{
+  gsize row = 0;
+  guint c, rows = 0;
+
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
+    if (GST_VIDEO_INFO_COMP_PLANE (info, c) != p)
+      continue;
+    row = MAX (row, (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, c));
+    rows = MAX (rows, (guint) GST_VIDEO_INFO_COMP_HEIGHT (info, c));
+  }
+  *full = (gsize) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * rows;
+  return rows ? (gsize) GST_VIDEO_INFO_PLANE_STRIDE (info, p) * (rows - 1) +
+      row : 0;
+}
+
+/* A frame in several memories, one for each plane (and a second one after
+ * a single plane), its video meta giving each plane's offset; plane
+ * `short_plane` (none if -1) in a memory half the size it needs: a plane
+ * is read from the memory it starts in. */
+static GstBuffer *
+multi_memory_frame (Episode * ep, gint short_plane)
+{
+  GstBuffer *buf = gst_buffer_new ();
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 }, offset = 0, full, need;
+  guint p, n = GST_VIDEO_INFO_N_PLANES (&ep->info);
+
+  for (p = 0; p < n + (n == 1); p++) {
+    gsize size;
+    GstMemory *mem;
+
+    if (p < n) {
+      need = plane_needs (&ep->info, p, &full);
+      size = (gint) p == short_plane ? need / 2 : full;
+      offsets[p] = offset;
+    } else {
+      size = 4 * g_rand_int_range (ep->rand, 1, 5);
+    }
+    mem = gst_allocator_alloc (NULL, MAX (size, 1), NULL);
+    gst_buffer_append_memory (buf, mem);
+    offset += MAX (size, 1);
+  }
+  gst_buffer_memset (buf, 0, 16 + (ep->frame * 37) % 220, offset);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (&ep->info), ep->info.width, ep->info.height,
+      n, offsets, ep->info.stride);
+  return buf;
+}
+
+/* A plane whose memory, half what it needs, holds less than its last
+ * row (one of 2 bytes or more), or -1. */
+static gint
+plane_to_shorten (Episode * ep)
+{
+  guint p, n = GST_VIDEO_INFO_N_PLANES (&ep->info);
+  guint first = g_rand_int_range (ep->rand, 0, n);
+  gsize full;
+
+  for (p = 0; p < n; p++)
+    if (plane_needs (&ep->info, (first + p) % n, &full) >= 2)
+      return (first + p) % n;
+  return -1;
+}
+
 /* A buffer half the size its video meta describes (another element's
- * mistake): refused with an ERROR, nothing read past its end; the frame
- * never leaves.  The frames before it leave first (a drain). */
+ * mistake), in one memory or in one for each plane with one of them too
+ * small: refused with an ERROR, nothing read past its end; the frame
+ * never leaves.  The frames before it leave first (a drain), among them,
+ * at times, a frame in several memories that hold what it needs. */
 static void
 harness_lying_meta (Episode * ep)
 {
@@ -1550,24 +1748,44 @@ harness_lying_meta (Episode * ep)
   GstBuffer *buf;
   GstFlowReturn ret;
   gsize size, first_plane;
+  gint short_plane;
 
   harness_push (ep, g_rand_int_range (ep->rand, 0, 4));
+  if (g_rand_boolean (ep->rand)) {
+    buf = multi_memory_frame (ep, -1);
+    GST_BUFFER_PTS (buf) = ep->frame * FRAME_DUR;
+    GST_BUFFER_DURATION (buf) = FRAME_DUR;
+    ep->frame++;
+    ret = gst_harness_push (ep->h, buf);
+    if (ret != GST_FLOW_OK) {
+      check_bus (ep->bus);
+      die ("a frame in one memory for each plane was refused (%s)",
+          gst_flow_get_name (ret));
+    }
+  }
   q = gst_query_new_drain ();
   gst_pad_peer_query (ep->h->srcpad, q);
   gst_query_unref (q);
-  /* Smaller than the first plane needs, too: half the size of a padded
-   * frame of one row may still hold that row (the element is right to
-   * take it). */
-  first_plane = ep->info.offset[0] + (gsize) ep->info.stride[0] *
-      (GST_VIDEO_INFO_COMP_HEIGHT (&ep->info, 0) - 1) +
-      GST_VIDEO_INFO_COMP_WIDTH (&ep->info, 0) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (&ep->info, 0);
-  size = MAX (MIN (ep->info.size / 2, first_plane - 1), 1);
-  buf = gst_buffer_new_allocate (NULL, size, NULL);
-  gst_buffer_memset (buf, 0, 99, size);
-  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
-      GST_VIDEO_INFO_FORMAT (&ep->info), ep->info.width, ep->info.height,
-      GST_VIDEO_INFO_N_PLANES (&ep->info), ep->info.offset, ep->info.stride);
+  short_plane = g_rand_boolean (ep->rand) ? plane_to_shorten (ep) : -1;
+  if (short_plane >= 0) {
+    buf = multi_memory_frame (ep, short_plane);
+    size = gst_buffer_get_size (buf);
+  } else {
+    /* Smaller than the first plane needs, too: half the size of a padded
+     * frame of one row may still hold that row (the element is right to
+     * take it). */
+    first_plane = ep->info.offset[0] + (gsize) ep->info.stride[0] *
+        (GST_VIDEO_INFO_COMP_HEIGHT (&ep->info, 0) - 1) +
+        GST_VIDEO_INFO_COMP_WIDTH (&ep->info, 0) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (&ep->info, 0);
+    size = MAX (MIN (ep->info.size / 2, first_plane - 1), 1);
+    buf = gst_buffer_new_allocate (NULL, size, NULL);
+    gst_buffer_memset (buf, 0, 99, size);
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&ep->info), ep->info.width, ep->info.height,
+        GST_VIDEO_INFO_N_PLANES (&ep->info), ep->info.offset,
+        ep->info.stride);
+  }
   GST_BUFFER_PTS (buf) = ep->frame * FRAME_DUR;
   GST_BUFFER_DURATION (buf) = FRAME_DUR;
   ep->frame++;
@@ -1583,12 +1801,63 @@ harness_lying_meta (Episode * ep)
   expected_error.from = NULL;
   expected_error.domain = 0;
   if (ret != GST_FLOW_ERROR || expected_error.seen == 0)
-    die ("a buffer of %" G_GSIZE_FORMAT " bytes whose meta says %s %dx%d "
-        "went through (%s, %u error(s))", size,
+    die ("a buffer of %" G_GSIZE_FORMAT " bytes (plane %d short) whose meta "
+        "says %s %dx%d went through (%s, %u error(s))", size, short_plane,
         GST_VIDEO_INFO_NAME (&ep->info), ep->info.width, ep->info.height,
         gst_flow_get_name (ret), expected_error.seen);
   /* That frame went in and never comes out. */
   flow_flush (&ep->flows[0]);
+}
+
+/* A start at caps the element refuses: interlaced (its templates say
+ * progressive) or a raw format they do not offer.  The caps event fails,
+ * the frame after it is not-negotiated (the source's to post an ERROR, as
+ * a pipeline's would), the element posts none; the frame never leaves.
+ * It then starts at caps it takes. */
+static void
+harness_refused_caps (Episode * ep)
+{
+  GstCaps *caps = gst_video_info_to_caps (&ep->info);
+  const gchar *format = NULL;
+  GstFlowReturn ret;
+  GstPad *sink;
+  guint tries;
+
+  for (tries = 0; format == NULL && tries < 50 && g_rand_boolean (ep->rand);
+      tries++) {
+    format = gst_video_format_to_string (g_rand_int_range (ep->rand,
+            GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420 + 100));
+    if (format != NULL && in_list (formats, format))
+      format = NULL;
+  }
+  if (format)
+    gst_caps_set_simple (caps, "format", G_TYPE_STRING, format, NULL);
+  else
+    gst_caps_set_simple (caps, "interlace-mode", G_TYPE_STRING,
+        g_rand_boolean (ep->rand) ? "interleaved" : "mixed", NULL);
+
+  set_state (ep, ep->h->element, GST_STATE_READY);
+  set_state (ep, ep->h->element, GST_STATE_PLAYING);
+  ep->state = GST_STATE_PLAYING;
+  ep->eos = FALSE;
+  ep->need_events = TRUE;
+  check_bus (ep->bus);
+  gst_harness_push_event (ep->h, gst_event_new_stream_start ("hostile"));
+  /* A sticky event's push says TRUE whatever happened downstream. */
+  gst_harness_push_event (ep->h, gst_event_new_caps (caps));
+  sink = gst_element_get_static_pad (ep->h->element, "sink");
+  if (gst_pad_has_current_caps (sink))
+    die ("%s took caps it must refuse: %s", GST_OBJECT_NAME (ep->h->element),
+        gst_caps_to_string (caps));
+  gst_object_unref (sink);
+  gst_caps_unref (caps);
+  ret = gst_harness_push (ep->h, harness_frame (ep));
+  check_bus (ep->bus);
+  if (ret != GST_FLOW_NOT_NEGOTIATED)
+    die ("a frame after refused caps: %s, not not-negotiated",
+        gst_flow_get_name (ret));
+  flow_flush (&ep->flows[0]);
+  harness_push (ep, g_rand_int_range (ep->rand, 1, 5));
 }
 
 static void
@@ -1682,6 +1951,9 @@ harness_step (Episode * ep, guint cls)
     case A_META:
       harness_lying_meta (ep);
       break;
+    case A_REFUSE:
+      harness_refused_caps (ep);
+      break;
     case A_SEGMENT:{
       GstSegment seg;
 
@@ -1720,6 +1992,15 @@ feed_new_caps (Episode * ep)
   g_mutex_unlock (&f->lock);
 }
 
+/* With a live source: qos=true set by the application, or left to the
+ * element (which turns it on for live sources). */
+static void
+live_properties (Episode * ep, GstElement * e)
+{
+  if (ep->live && g_rand_boolean (ep->rand))
+    g_object_set (e, "qos", TRUE, NULL);
+}
+
 static void
 pipeline_build (Episode * ep)
 {
@@ -1728,29 +2009,39 @@ pipeline_build (Episode * ep)
   guint i, branches = enabled[A_TEE] ? g_rand_int_range (ep->rand, 0, 4) : 0;
 
   ep->cuda_formats_only = cuda_formats->len > 0 && g_rand_boolean (ep->rand);
+  /* A live source (a camera): appsrc stamps each frame with the running
+   * time it is made at, the sinks sync on it and send QoS upstream. */
+  ep->live = enabled[A_LIVE] && g_rand_int_range (ep->rand, 0, 3) == 0;
+  class_count[A_LIVE] += ep->live;
   ep->pipe = gst_pipeline_new (NULL);
   ep->bus = gst_element_get_bus (ep->pipe);
+  gst_bus_set_sync_handler (ep->bus, qos_sync, ep, NULL);
   g_mutex_init (&ep->feed.lock);
+  ep->feed.live = ep->live;
   feed_new_caps (ep);
   ep->appsrc = gst_element_factory_make ("appsrc", NULL);
   g_object_set (ep->appsrc, "format", GST_FORMAT_TIME, "stream-type",
-      GST_APP_STREAM_TYPE_SEEKABLE, "max-buffers", (guint64) 2, NULL);
+      GST_APP_STREAM_TYPE_SEEKABLE, "max-buffers", (guint64) 2, "is-live",
+      ep->live, "do-timestamp", ep->live, NULL);
   gst_app_src_set_callbacks (GST_APP_SRC (ep->appsrc), &cb, &ep->feed, NULL);
   e = gst_element_factory_make ("cudafilter", "cf0");
   base_properties (ep, e);
+  live_properties (ep, e);
   ep->out_caps = gst_element_factory_make ("capsfilter", NULL);
   tee = gst_element_factory_make ("tee", NULL);
   gst_bin_add_many (GST_BIN (ep->pipe), ep->appsrc, e, ep->out_caps, tee,
       NULL);
   gst_element_link_many (ep->appsrc, e, ep->out_caps, tee, NULL);
   class_count[A_TEE] += branches > 0;
-  new_filter (ep, e);
+  new_filter (ep, e, ep->out_caps);
   for (i = 0; i < MAX (branches, 1); i++) {
     GstElement *q = gst_element_factory_make ("queue", NULL);
     GstElement *sink = gst_element_factory_make ("fakesink", NULL);
     gchar name[16];
 
-    g_object_set (sink, "sync", FALSE, "async", enabled[A_PREROLL], NULL);
+    g_object_set (sink, "sync", ep->live, "async", enabled[A_PREROLL], "qos",
+        ep->live, "max-lateness", ep->live ? (gint64) 20 * GST_MSECOND :
+        (gint64) - 1, NULL);
     class_count[A_PREROLL] += i == 0 && enabled[A_PREROLL];
     /* Room for every frame a branch holds in flight (16 at most): a
      * smaller queue stalls the preroll of a tee, as with any element that
@@ -1765,9 +2056,10 @@ pipeline_build (Episode * ep)
     g_snprintf (name, sizeof name, "cf%u", ep->n_filters);
     e = gst_element_factory_make ("cudafilter", name);
     base_properties (ep, e);
+    live_properties (ep, e);
     gst_bin_add (GST_BIN (ep->pipe), e);
     gst_element_link_many (tee, q, e, sink, NULL);
-    new_filter (ep, e);
+    new_filter (ep, e, e);
     if (enabled[A_POOL]) {
       GstPad *pad = gst_element_get_static_pad (sink, "sink");
 
@@ -1813,8 +2105,9 @@ pipeline_step (Episode * ep, guint cls)
       break;
     case A_SEEK:{
       /* One seek, or a storm of them a few ms apart (a user dragging a
-       * slider). */
-      guint n = g_rand_int_range (r, 0, 4) ? 1 : g_rand_int_range (r, 5, 40);
+       * slider); not into a live source. */
+      guint n = ep->live ? 0 : g_rand_int_range (r, 0, 4) ? 1 :
+          g_rand_int_range (r, 5, 40);
 
       if (!pipeline_playing (ep))
         set_state (ep, ep->pipe, GST_STATE_PLAYING);
@@ -1882,6 +2175,12 @@ pipeline_step (Episode * ep, guint cls)
       set_state (ep, ep->pipe, to);
       break;
     }
+    case A_CONTEXT:
+      if (!pipeline_playing (ep))
+        set_state (ep, ep->pipe, GST_STATE_PLAYING);
+      pipeline_set_context (ep);
+      g_usleep (g_rand_int_range (r, 500, 5000));
+      break;
     case A_FIF:
       set_state (ep, ep->pipe, GST_STATE_READY);
       for (i = 0; i < ep->n_filters; i++)
@@ -1904,10 +2203,10 @@ pick_class (Episode * ep)
 {
   static const guint harness_classes[] = { A_CAPS, A_FLUSH, A_EOS,
     A_RECONFIGURE, A_STATE, A_FIF, A_PROPS, A_POOL, A_QUERY, A_META,
-    A_SEGMENT
+    A_SEGMENT, A_REFUSE
   };
   static const guint pipeline_classes[] = { A_CAPS, A_SEEK, A_EOS,
-    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS, A_POOL
+    A_RECONFIGURE, A_STATE, A_FIF, A_PROPS, A_POOL, A_CONTEXT
   };
   const guint *classes = ep->harness ? harness_classes : pipeline_classes;
   guint n = ep->harness ? G_N_ELEMENTS (harness_classes) :
@@ -1941,7 +2240,7 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     gst_element_set_bus (e, ep->bus);
     ep->h = gst_harness_new_with_element (e, "sink", "src");
     gst_object_unref (e);
-    new_filter (ep, e);
+    new_filter (ep, e, e);
     caps = make_info (ep, &ep->info, random_format (ep->rand, formats, FALSE,
             TRUE), random_size (ep->rand),
         random_size (ep->rand), FALSE);
@@ -1952,8 +2251,9 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
   } else {
     pipeline_build (ep);
   }
-  desc = g_strdup_printf ("%s, backend=%s, %u element(s)", ep->harness ?
-      "harness" : "pipeline", ep->backend, ep->n_filters);
+  desc = g_strdup_printf ("%s, backend=%s, %u element(s)%s", ep->harness ?
+      "harness" : ep->live ? "live pipeline" : "pipeline", ep->backend,
+      ep->n_filters, ep->live ? ", QoS" : "");
   episode_desc = desc;
 
   ep->props.rand = g_rand_new_with_seed (g_rand_int (ep->rand));
@@ -2021,6 +2321,7 @@ episode_run (Episode * ep, const gchar * const *backends, guint n_backends,
     for (s = 0; s < ep->n_filters; s++)
       flow_check (&ep->flows[s]);
     gst_bus_set_flushing (ep->bus, TRUE);
+    gst_bus_set_sync_handler (ep->bus, NULL, NULL, NULL);
     for (s = 0; s < ep->n_pool_pads; s++)
       gst_object_unref (ep->pool_pads[s]);
     gst_object_unref (ep->pipe);
@@ -2110,6 +2411,8 @@ main (int argc, char **argv)
   }
 
   collect_formats ();
+  if (enabled[A_CONTEXT])
+    make_cuda_context ();
   update_repro ();
   signal (SIGSEGV, on_fatal_signal);
   signal (SIGBUS, on_fatal_signal);
@@ -2122,6 +2425,8 @@ main (int argc, char **argv)
       "CUDA memory), skipping: %s\n", seed, steps, seconds,
       backend_list && *backend_list ? backend_list : "cpu,auto",
       formats->len, cuda_formats->len, skip && *skip ? skip : "nothing");
+  if (enabled[A_CONTEXT] && no_cuda_context)
+    printf ("hostile: the context class does nothing: %s\n", no_cuda_context);
   fflush (stdout);
 
   rand = g_rand_new_with_seed (seed);
@@ -2140,13 +2445,14 @@ main (int argc, char **argv)
 
   printf ("hostile: seed %u: %" G_GUINT64_FORMAT " steps in %u episodes, "
       "%.1f s; frames %" G_GUINT64_FORMAT " in, %" G_GUINT64_FORMAT " out, %"
-      G_GUINT64_FORMAT " discarded by flushes; %" G_GUINT64_FORMAT
+      G_GUINT64_FORMAT " discarded by flushes, %" G_GUINT64_FORMAT
+      " dropped late by QoS; %" G_GUINT64_FORMAT
       " refusals of invalid values, %d out-of-range values refused by GLib, %"
       G_GUINT64_FORMAT " CPU fallback notices, %" G_GUINT64_FORMAT
       " renegotiations retried after a flush\n", seed, step, episode,
       (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
-      total_dropped, refusals, g_atomic_int_get (&glib_expected), fallbacks,
-      renegotiations);
+      total_dropped, total_qos, refusals, g_atomic_int_get (&glib_expected),
+      fallbacks, renegotiations);
   class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
   if (incomplete_warnings > (guint64) g_atomic_int_get (&half_made_changes))
     die ("%" G_GUINT64_FORMAT " warnings about a missing kernel for %d "
@@ -2170,6 +2476,8 @@ main (int argc, char **argv)
   g_free (backend_list);
   g_ptr_array_free (cuda_formats, TRUE);
   g_ptr_array_free (formats, TRUE);
+  if (cuda_gst_context)
+    gst_context_unref (cuda_gst_context);
   gst_deinit ();
   return 0;
 }
