@@ -1643,10 +1643,12 @@ harness_refused_start (Episode * ep)
 
   g_rec_mutex_lock (&prop_lock);
   set_state (ep, e, GST_STATE_READY);
-  /* filter first: clearing the kernel of a morphology filter is refused
-   * when its kernel-size cannot stand alone; custom waits for a kernel. */
-  gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
+  /* kernel-size 0 first: clearing a morphology filter's structuring
+   * element is refused when its kernel-size cannot stand alone, and
+   * filter=custom when the kernel left is no usable custom kernel. */
+  g_object_set (e, "kernel-size", 0, NULL);
   g_object_set (e, "kernel", g_rand_boolean (ep->rand) ? NULL : "  ", NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "filter", "custom");
   check_bus (ep->bus);
   expected_error.from = e;
   expected_error.prefix = "filter=custom needs the 'kernel' property:";
