@@ -2121,10 +2121,22 @@ pipeline_step (Episode * ep, guint cls)
     }
     case A_EOS:{
       GstMessage *msg;
+      gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
       if (!pipeline_playing (ep))
         set_state (ep, ep->pipe, GST_STATE_PLAYING);
-      gst_element_send_event (ep->pipe, gst_event_new_eos ());
+      /* The source's own call, not an EOS event sent to the pipeline:
+       * appsrc refuses EOS while it is flushing (from a live source's
+       * pause until its streaming thread runs again, a moment after the
+       * pipeline reports PLAYING), and as an event the refusal is lost,
+       * send_event still says TRUE (seed 1770667488 on GStreamer 1.28).
+       * The call says FLUSHING: an application retries, so does this. */
+      while (gst_app_src_end_of_stream (GST_APP_SRC (ep->appsrc)) ==
+          GST_FLOW_FLUSHING) {
+        if (g_get_monotonic_time () > deadline)
+          die ("appsrc refused EOS (flushing) for 10 s");
+        g_usleep (2000);
+      }
       msg = gst_bus_timed_pop_filtered (ep->bus, 10 * GST_SECOND,
           GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
       if (msg == NULL)
