@@ -152,7 +152,7 @@ ref_context (GstCudaFilter * self)
   GstCudaContext *ctx;
 
   GST_OBJECT_LOCK (self);
-  ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
+  ctx = self->cuda.context ? gst_object_ref (self->cuda.context) : NULL;
   GST_OBJECT_UNLOCK (self);
   return ctx;
 }
@@ -169,7 +169,7 @@ may_take_context (GstCudaFilter * self)
 {
   GstElement *e = GST_ELEMENT (self);
 
-  return self->cuda_context_wanted || (GST_STATE (e) <= GST_STATE_READY
+  return self->cuda.context_wanted || (GST_STATE (e) <= GST_STATE_READY
       && (GST_STATE_NEXT (e) == GST_STATE_VOID_PENDING
           || GST_STATE_NEXT (e) <= GST_STATE_READY));
 }
@@ -188,8 +188,8 @@ gst_cuda_filter_set_context (GstElement * element, GstContext * context)
       gst_cuda_filter_get_device_id (self), &ctx);
   if (!had && ctx != NULL) {
     GST_OBJECT_LOCK (self);
-    if (self->cuda_context == NULL && may_take_context (self))
-      self->cuda_context = g_steal_pointer (&ctx);
+    if (self->cuda.context == NULL && may_take_context (self))
+      self->cuda.context = g_steal_pointer (&ctx);
     GST_OBJECT_UNLOCK (self);
     if (ctx != NULL)
       GST_INFO_OBJECT (self, "not taking %" GST_PTR_FORMAT " while running: "
@@ -302,25 +302,28 @@ cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
    * arrive through set_context, which does the same under the lock);
    * nothing is freed meanwhile, so a reader under the lock sees either. */
   GST_OBJECT_LOCK (self);
-  self->cuda_context_wanted = TRUE;
+  self->cuda.context_wanted = TRUE;
   GST_OBJECT_UNLOCK (self);
   ok = gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id,
-      &self->cuda_context);
+      &self->cuda.context);
   GST_OBJECT_LOCK (self);
-  self->cuda_context_wanted = FALSE;
+  self->cuda.context_wanted = FALSE;
   GST_OBJECT_UNLOCK (self);
   if (!ok) {
     GST_WARNING_OBJECT (self, "no CUDA context for device %d", device_id);
     return FALSE;
   }
-  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT, self->cuda_context);
+  GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT, self->cuda.context);
   return TRUE;
 }
 
+/* The CUDA side back to what init left: no context, no stream, no backend
+ * made in one (stop frees the backend first). */
 void
 cudafilter_cuda_close (GstCudaFilter * self)
 {
   cudafilter_cuda_set_context_object (self, NULL);
+  self->cuda.backend_in_context = FALSE;
 }
 
 gboolean
@@ -342,7 +345,7 @@ cudafilter_cuda_push (GstCudaFilter * self)
   if (self->backend != NULL && cf_backend_kind (self->backend) ==
       CF_BACKEND_CPU)
     return FALSE;
-  return cudafilter_cuda_push_context (self->cuda_context);
+  return cudafilter_cuda_push_context (self->cuda.context);
 }
 
 void
@@ -386,7 +389,7 @@ cudafilter_cuda_context_to_adopt (GstCudaFilter * self, GstBuffer * buf,
   GstCudaMemory *cmem = first_cuda_memory (buf);
   guint mem_device = 0;
 
-  if (cmem == NULL || cmem->context == self->cuda_context)
+  if (cmem == NULL || cmem->context == self->cuda.context)
     return NULL;
   g_object_get (cmem->context, "cuda-device-id", &mem_device, NULL);
   if (device_id >= 0 && mem_device != (guint) device_id) {
@@ -405,15 +408,15 @@ cudafilter_cuda_set_context_object (GstCudaFilter * self,
   GstCudaContext *old;
 
   GST_INFO_OBJECT (self, "CUDA context %" GST_PTR_FORMAT " -> %"
-      GST_PTR_FORMAT, self->cuda_context, context);
+      GST_PTR_FORMAT, self->cuda.context, context);
   GST_OBJECT_LOCK (self);
-  old = self->cuda_context;
-  self->cuda_context = context ? gst_object_ref (context) : NULL;
+  old = self->cuda.context;
+  self->cuda.context = context ? gst_object_ref (context) : NULL;
   GST_OBJECT_UNLOCK (self);
 #if GST_CHECK_VERSION(1, 24, 0)
   /* The stream lives in the context it was made in. */
   if (context != old)
-    gst_clear_cuda_stream (&self->cuda_stream);
+    gst_clear_cuda_stream (&self->cuda.stream);
 #endif
   /* Outside the lock: the last unref may run the context's dispose. */
   gst_clear_object (&old);
@@ -425,13 +428,13 @@ is_our_device_memory (GstCudaFilter * self, GstBuffer * buf)
 {
   guint i, n = gst_buffer_n_memory (buf);
 
-  if (self->cuda_context == NULL || n == 0)
+  if (self->cuda.context == NULL || n == 0)
     return FALSE;
   for (i = 0; i < n; i++) {
     GstMemory *mem = gst_buffer_peek_memory (buf, i);
 
     if (!gst_is_cuda_memory (mem)
-        || GST_CUDA_MEMORY_CAST (mem)->context != self->cuda_context)
+        || GST_CUDA_MEMORY_CAST (mem)->context != self->cuda.context)
       return FALSE;
   }
   return TRUE;
@@ -515,7 +518,7 @@ cudafilter_cuda_map_frame (GstCudaFilter * self, GstVideoFrame * frame,
   } else if (cmem != NULL) {
     GST_DEBUG_OBJECT (self, "CUDA memory through the host: %s",
         !device_ok ? "the backend is not in a CUDA context" :
-        self->cuda_context == NULL ? "the element has no CUDA context" :
+        self->cuda.context == NULL ? "the element has no CUDA context" :
         "the memory is of another CUDA context, or mixed");
   }
   return gst_video_frame_map (frame, &layout, buf, flags);
@@ -530,12 +533,12 @@ cudafilter_cuda_propose_allocation (GstCudaFilter * self,
   gboolean need_pool;
   guint size;
 
-  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda_context == NULL)
+  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda.context == NULL)
     return FALSE;
 
   gst_query_parse_allocation (query, NULL, &need_pool);
   if (need_pool) {
-    pool = gst_cuda_buffer_pool_new (self->cuda_context);
+    pool = gst_cuda_buffer_pool_new (self->cuda.context);
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -571,10 +574,10 @@ tag_pool_stream (GstCudaFilter * self, GstStructure * config)
     gst_cuda_stream_unref (stream);
     return;
   }
-  if (self->cuda_stream == NULL)
-    self->cuda_stream = gst_cuda_stream_new (self->cuda_context);
-  if (self->cuda_stream != NULL)
-    gst_buffer_pool_config_set_cuda_stream (config, self->cuda_stream);
+  if (self->cuda.stream == NULL)
+    self->cuda.stream = gst_cuda_stream_new (self->cuda.context);
+  if (self->cuda.stream != NULL)
+    gst_buffer_pool_config_set_cuda_stream (config, self->cuda.stream);
   else
     GST_WARNING_OBJECT (self, "no CUDA stream of its own: outputs carry "
         "the default stream");
@@ -590,7 +593,7 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
   guint size = 0, min = 0, max = 0;
   gboolean update;
 
-  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda_context == NULL)
+  if (!gst_cuda_filter_caps_are_cuda (caps) || self->cuda.context == NULL)
     return FALSE;
 
   update = gst_query_get_n_allocation_pools (query) > 0;
@@ -599,10 +602,10 @@ cudafilter_cuda_decide_allocation (GstCudaFilter * self,
   /* Only a CUDA pool of our own context gives memory the kernels can
    * write in place. */
   if (pool && (!GST_IS_CUDA_BUFFER_POOL (pool)
-          || GST_CUDA_BUFFER_POOL (pool)->context != self->cuda_context))
+          || GST_CUDA_BUFFER_POOL (pool)->context != self->cuda.context))
     gst_clear_object (&pool);
   if (pool == NULL)
-    pool = gst_cuda_buffer_pool_new (self->cuda_context);
+    pool = gst_cuda_buffer_pool_new (self->cuda.context);
 
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -647,10 +650,13 @@ cudafilter_cuda_open (GstCudaFilter * self, gint device_id)
   return FALSE;
 }
 
+/* The CUDA side back to what init left: no context, no stream, no backend
+ * made in one (stop frees the backend first). */
 void
 cudafilter_cuda_close (GstCudaFilter * self)
 {
   cudafilter_cuda_set_context_object (self, NULL);
+  self->cuda.backend_in_context = FALSE;
 }
 
 gboolean
@@ -690,8 +696,8 @@ cudafilter_cuda_set_context_object (GstCudaFilter * self,
   GstCudaContext *old;
 
   GST_OBJECT_LOCK (self);
-  old = self->cuda_context;
-  self->cuda_context = context ? gst_object_ref (context) : NULL;
+  old = self->cuda.context;
+  self->cuda.context = context ? gst_object_ref (context) : NULL;
   GST_OBJECT_UNLOCK (self);
   gst_clear_object (&old);
 }

@@ -102,7 +102,7 @@ choose_depth (GstCudaFilter * self)
   guint wanted;
 
   GST_OBJECT_LOCK (self);
-  qos_set = self->qos_set;
+  qos_set = self->settings.qos_set;
   GST_OBJECT_UNLOCK (self);
 
   wanted = depth_for (self->frames_wanted, live);
@@ -231,7 +231,7 @@ void
 gst_cuda_filter_stream_start (GstCudaFilter * self)
 {
   GST_OBJECT_LOCK (self);
-  self->frames_wanted = self->frames_in_flight;
+  self->frames_wanted = self->settings.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -561,7 +561,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
 
   /* Device planes only for a backend made in the buffers' context. */
   device_ok = cf_backend_kind (self->backend) == CF_BACKEND_CUDA
-      && self->backend_in_context;
+      && self->cuda.backend_in_context;
 
   pf = g_new0 (CfPendingFrame, 1);
   pf->inbuf = inbuf;
@@ -647,7 +647,7 @@ gst_cuda_filter_stream_move_backend (GstCudaFilter * self,
   cf_backend_free (self->backend);
   cudafilter_cuda_pop (pushed);
   self->backend = backend;
-  self->backend_in_context = self->cuda_context != NULL;
+  self->cuda.backend_in_context = self->cuda.context != NULL;
   if (self->depth)
     cf_backend_set_max_in_flight (backend, self->depth);
   GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
@@ -684,7 +684,7 @@ adopt_upstream_context (GstCudaFilter * self, GstBuffer * inbuf)
     gst_object_unref (ctx);
     return ret;
   }
-  old_ctx = self->cuda_context ? gst_object_ref (self->cuda_context) : NULL;
+  old_ctx = self->cuda.context ? gst_object_ref (self->cuda.context) : NULL;
   cudafilter_cuda_set_context_object (self, ctx);
   gst_object_unref (ctx);
   ok = gst_cuda_filter_stream_move_backend (self, old_ctx, -1);
@@ -722,7 +722,7 @@ gst_cuda_filter_stream_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   }
   if (!PARENT_CLASS->set_caps (trans, incaps, outcaps))
     return FALSE;
-  if (self->cuda_context != NULL || !backend_is_cuda (self)
+  if (self->cuda.context != NULL || !backend_is_cuda (self)
       || !(gst_cuda_filter_caps_are_cuda (incaps)
           || gst_cuda_filter_caps_are_cuda (outcaps)))
     return TRUE;

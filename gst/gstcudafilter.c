@@ -431,21 +431,21 @@ qos_notified (GObject * object, GParamSpec * pspec, gpointer unused)
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
   GST_OBJECT_LOCK (self);
-  self->qos_set = TRUE;
+  self->settings.qos_set = TRUE;
   GST_OBJECT_UNLOCK (self);
 }
 
 static void
 gst_cuda_filter_init (GstCudaFilter * self)
 {
-  cf_params_init (&self->params);
-  self->kernel = NULL;
-  self->params.kernel = NULL;
-  self->planes = DEFAULT_PLANES;
-  self->backend_choice = DEFAULT_BACKEND;
-  self->device_id = DEFAULT_DEVICE_ID;
-  self->dirty = TRUE;
-  g_queue_init (&self->refusals);
+  cf_params_init (&self->settings.params);
+  self->settings.kernel = NULL;
+  self->settings.params.kernel = NULL;
+  self->settings.planes = DEFAULT_PLANES;
+  self->settings.backend_choice = DEFAULT_BACKEND;
+  self->settings.device_id = DEFAULT_DEVICE_ID;
+  self->settings.dirty = TRUE;
+  g_queue_init (&self->settings.refusals);
   gst_cuda_filter_stream_init (self);
   cf_params_init (&self->applied);
   self->applied.kernel = NULL;
@@ -470,9 +470,9 @@ gst_cuda_filter_finalize (GObject * object)
 {
   GstCudaFilter *self = GST_CUDA_FILTER (object);
 
-  g_free (self->kernel);
+  g_free (self->settings.kernel);
   g_free (self->logged_plan);
-  g_queue_clear_full (&self->refusals, g_free);
+  g_queue_clear_full (&self->settings.refusals, g_free);
   g_queue_clear_full (&self->done_outputs, (GDestroyNotify) gst_buffer_unref);
   clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
@@ -575,7 +575,7 @@ gst_cuda_filter_warn_invalid (GstCudaFilter * self, GParamSpec * pspec,
    * warning would be lost: the element posts those when it starts. */
   GST_OBJECT_LOCK (self);
   if (GST_ELEMENT_BUS (self) == NULL)
-    g_queue_push_tail (&self->refusals, g_steal_pointer (&text));
+    g_queue_push_tail (&self->settings.refusals, g_steal_pointer (&text));
   GST_OBJECT_UNLOCK (self);
   if (text != NULL)
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
@@ -600,7 +600,7 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
     return;
 
   GST_OBJECT_LOCK (self);
-  params = self->params;
+  params = self->settings.params;
 
   switch (prop_id) {
     case PROP_FILTER:
@@ -653,25 +653,25 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_BACKEND:
       /* Read by start(): the backend never changes mid-stream. */
-      self->backend_choice = g_value_get_enum (value);
+      self->settings.backend_choice = g_value_get_enum (value);
       GST_OBJECT_UNLOCK (self);
       return;
     case PROP_CUDA_DEVICE_ID:
-      self->device_id = g_value_get_int (value);
+      self->settings.device_id = g_value_get_int (value);
       GST_OBJECT_UNLOCK (self);
       return;
     case PROP_PLANES:
-      self->planes = g_value_get_enum (value);
-      self->dirty = TRUE;
+      self->settings.planes = g_value_get_enum (value);
+      self->settings.dirty = TRUE;
       GST_OBJECT_UNLOCK (self);
       return;
     case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
+      self->settings.frames_in_flight = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (self);
       return;
     case PROP_CPU_THREADS:
       /* Read by start(), like the backend. */
-      self->cpu_threads = g_value_get_uint (value);
+      self->settings.cpu_threads = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (self);
       return;
     default:
@@ -682,12 +682,12 @@ gst_cuda_filter_set_property (GObject * object, guint prop_id,
 
   if (validate_params (&params, prop_id, &err)) {
     if (prop_id == PROP_KERNEL) {
-      g_free (self->kernel);
-      self->kernel = g_steal_pointer (&kernel);
+      g_free (self->settings.kernel);
+      self->settings.kernel = g_steal_pointer (&kernel);
     }
-    self->params = params;
-    self->params.kernel = self->kernel;
-    self->dirty = TRUE;
+    self->settings.params = params;
+    self->settings.params.kernel = self->settings.kernel;
+    self->settings.dirty = TRUE;
   }
   GST_OBJECT_UNLOCK (self);
 
@@ -711,64 +711,64 @@ gst_cuda_filter_get_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_FILTER:
-      g_value_set_enum (value, self->params.filter);
+      g_value_set_enum (value, self->settings.params.filter);
       break;
     case PROP_SIGMA:
-      g_value_set_double (value, self->params.sigma);
+      g_value_set_double (value, self->settings.params.sigma);
       break;
     case PROP_SIGMA_Y:
-      g_value_set_double (value, self->params.sigma_y);
+      g_value_set_double (value, self->settings.params.sigma_y);
       break;
     case PROP_KERNEL_SIZE:
-      g_value_set_int (value, self->params.kernel_size);
+      g_value_set_int (value, self->settings.params.kernel_size);
       break;
     case PROP_KERNEL:
-      g_value_set_string (value, self->kernel);
+      g_value_set_string (value, self->settings.kernel);
       break;
     case PROP_DIVISOR:
-      g_value_set_double (value, self->params.divisor);
+      g_value_set_double (value, self->settings.params.divisor);
       break;
     case PROP_OFFSET:
-      g_value_set_double (value, self->params.offset);
+      g_value_set_double (value, self->settings.params.offset);
       break;
     case PROP_SCALE:
-      g_value_set_double (value, self->params.scale);
+      g_value_set_double (value, self->settings.params.scale);
       break;
     case PROP_AMOUNT:
-      g_value_set_double (value, self->params.amount);
+      g_value_set_double (value, self->settings.params.amount);
       break;
     case PROP_BORDER:
-      g_value_set_enum (value, self->params.border);
+      g_value_set_enum (value, self->settings.params.border);
       break;
     case PROP_BORDER_VALUE:
-      g_value_set_uint (value, (guint) self->params.border_value);
+      g_value_set_uint (value, (guint) self->settings.params.border_value);
       break;
     case PROP_SHAPE:
-      g_value_set_enum (value, self->params.shape);
+      g_value_set_enum (value, self->settings.params.shape);
       break;
     case PROP_ITERATIONS:
-      g_value_set_int (value, self->params.iterations);
+      g_value_set_int (value, self->settings.params.iterations);
       break;
     case PROP_SIGMA_COLOR:
-      g_value_set_double (value, self->params.sigma_color);
+      g_value_set_double (value, self->settings.params.sigma_color);
       break;
     case PROP_BLOCK_SIZE:
-      g_value_set_uint (value, (guint) self->params.block_size);
+      g_value_set_uint (value, (guint) self->settings.params.block_size);
       break;
     case PROP_BACKEND:
-      g_value_set_enum (value, self->backend_choice);
+      g_value_set_enum (value, self->settings.backend_choice);
       break;
     case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, self->device_id);
+      g_value_set_int (value, self->settings.device_id);
       break;
     case PROP_PLANES:
-      g_value_set_enum (value, self->planes);
+      g_value_set_enum (value, self->settings.planes);
       break;
     case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
+      g_value_set_uint (value, self->settings.frames_in_flight);
       break;
     case PROP_CPU_THREADS:
-      g_value_set_uint (value, self->cpu_threads);
+      g_value_set_uint (value, self->settings.cpu_threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -781,7 +781,7 @@ void
 gst_cuda_filter_begin_settings (GstCudaFilter * self)
 {
   GST_OBJECT_LOCK (self);
-  self->settings_batch++;
+  self->settings.settings_batch++;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -789,8 +789,8 @@ void
 gst_cuda_filter_end_settings (GstCudaFilter * self)
 {
   GST_OBJECT_LOCK (self);
-  if (self->settings_batch > 0)
-    self->settings_batch--;
+  if (self->settings.settings_batch > 0)
+    self->settings.settings_batch--;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -800,7 +800,7 @@ gst_cuda_filter_get_device_id (GstCudaFilter * self)
   gint id;
 
   GST_OBJECT_LOCK (self);
-  id = self->device_id;
+  id = self->settings.device_id;
   GST_OBJECT_UNLOCK (self);
   return id;
 }
@@ -879,13 +879,14 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   gchar *text;
 
   GST_OBJECT_LOCK (self);
-  choice = self->backend_choice;
-  device_id = self->device_id;
-  cpu_threads = self->cpu_threads;
-  no_kernel = self->params.filter == CF_FILTER_CUSTOM && self->kernel == NULL;
-  self->dirty = TRUE;
-  refusals = self->refusals;
-  g_queue_init (&self->refusals);
+  choice = self->settings.backend_choice;
+  device_id = self->settings.device_id;
+  cpu_threads = self->settings.cpu_threads;
+  no_kernel = self->settings.params.filter == CF_FILTER_CUSTOM
+      && self->settings.kernel == NULL;
+  self->settings.dirty = TRUE;
+  refusals = self->settings.refusals;
+  g_queue_init (&self->settings.refusals);
   GST_OBJECT_UNLOCK (self);
 
   while ((text = g_queue_pop_head (&refusals)) != NULL) {
@@ -907,7 +908,7 @@ gst_cuda_filter_start (GstBaseTransform * trans)
   cudafilter_cuda_pop (pushed);
   if (self->backend == NULL)
     return FALSE;
-  self->backend_in_context = pushed;
+  self->cuda.backend_in_context = pushed;
   GST_INFO_OBJECT (self, "filtering on %s",
       cf_backend_describe (self->backend));
   if (cf_backend_kind (self->backend) == CF_BACKEND_CUDA
@@ -934,7 +935,6 @@ gst_cuda_filter_stop (GstBaseTransform * trans)
   g_clear_pointer (&self->backend, cf_backend_free);
   cudafilter_cuda_pop (pushed);
   clear_applied (self);
-  self->backend_in_context = FALSE;
   cudafilter_cuda_close (self);
   return TRUE;
 }
@@ -978,15 +978,15 @@ gst_cuda_filter_prepare (GstCudaFilter * self, const GstVideoInfo * info,
   int maxval;
 
   GST_OBJECT_LOCK (self);
-  if (!force && self->spec != NULL && (!self->dirty
-          || self->settings_batch > 0)) {
+  if (!force && self->spec != NULL && (!self->settings.dirty
+          || self->settings.settings_batch > 0)) {
     GST_OBJECT_UNLOCK (self);
     return TRUE;
   }
-  params = self->params;
-  params.kernel = g_strdup (self->kernel);
-  planes = self->planes;
-  self->dirty = FALSE;
+  params = self->settings.params;
+  params.kernel = g_strdup (self->settings.kernel);
+  planes = self->settings.planes;
+  self->settings.dirty = FALSE;
   GST_OBJECT_UNLOCK (self);
 
   if (params.filter == CF_FILTER_CUSTOM && params.kernel == NULL) {

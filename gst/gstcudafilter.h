@@ -27,11 +27,11 @@ typedef struct _GstCudaStream GstCudaStream;
 G_DECLARE_FINAL_TYPE (GstCudaFilter, gst_cuda_filter, GST, CUDA_FILTER,
     GstVideoFilter);
 
-struct _GstCudaFilter
+/* The properties: set_property's and get_property's (gstcudafilter.c),
+ * under the object lock; the streaming thread reads them under it at
+ * start and when `dirty` says they changed. */
+typedef struct
 {
-  GstVideoFilter parent;
-
-  /* Properties, under the object lock. */
   CfParams params;              /* params.kernel points at `kernel` */
   gchar *kernel;
   GstCudaFilterPlanes planes;
@@ -46,11 +46,36 @@ struct _GstCudaFilter
                                  * never overridden */
   GQueue refusals;              /* gchar *: refused values set before the
                                  * element had a bus, posted at start */
+} GstCudaFilterSettings;
+
+/* The CUDA side: cudafilter-cuda-memory.c's (contexts shared with the
+ * neighbours, the element's stream); the streaming code asks it. */
+typedef struct
+{
+  GstCudaContext *context;      /* shared with the neighbours, or NULL;
+                                 * replaced under the object lock, read
+                                 * with a reference off this thread */
+  gboolean context_wanted;      /* the streaming thread is asking for a
+                                 * context (cudafilter_cuda_open), under the
+                                 * object lock */
+  gboolean backend_in_context;  /* the CUDA backend was made in it */
+  GstCudaStream *stream;        /* the element's own stream in that context
+                                 * (GStreamer >= 1.24), which its output
+                                 * pool's memories carry; NULL until an
+                                 * output pool is decided */
+} GstCudaFilterCuda;
+
+struct _GstCudaFilter
+{
+  GstVideoFilter parent;
+
+  GstCudaFilterSettings settings;
   GstCudaFilterStats stats;     /* cudafilter-stats.c */
   GstCudaFilterRegions regions; /* cudafilter-regions.c */
+  GstCudaFilterCuda cuda;
 
-  /* Streaming state: the streaming thread's (and start/stop's), except
-   * where a field says otherwise. */
+  /* Streaming state: the streaming thread's (gstcudafilter-stream.c, which
+   * start and stop reset), except where a field says otherwise. */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
@@ -72,18 +97,6 @@ struct _GstCudaFilter
                                  * it (gstcudafilter-stream.c) */
   gint playing;                 /* frames may stay in flight: PLAYING
                                  * (atomic, set by change_state) */
-  GstCudaContext *cuda_context; /* shared with the neighbours
-                                 * (cudafilter-cuda-memory.c), or NULL;
-                                 * replaced under the object lock, read
-                                 * with a reference off this thread */
-  gboolean cuda_context_wanted; /* the streaming thread is asking for a
-                                 * context (cudafilter_cuda_open), under the
-                                 * object lock */
-  gboolean backend_in_context;  /* the CUDA backend was made in it */
-  GstCudaStream *cuda_stream;   /* the element's own stream in that context
-                                 * (GStreamer >= 1.24), which its output
-                                 * pool's memories carry; NULL until an
-                                 * output pool is decided */
   gint memory_path;             /* last (input, output) on device, for logs */
 };
 

@@ -108,8 +108,8 @@ move (gboolean had_context)
     fail_unless (gst_cuda_filter_stream_move_backend (self, a, -1),
         "no CUDA backend in the new context");
     fail_unless (cf_backend_kind (self->backend) == CF_BACKEND_CUDA);
-    fail_unless (self->cuda_context == c);
-    fail_unless (self->backend_in_context == (c != NULL));
+    fail_unless (self->cuda.context == c);
+    fail_unless (self->cuda.backend_in_context == (c != NULL));
     check_filters (self);
     fail_if (gst_bus_have_pending (bus), "a message for a move that worked");
     goto done;
@@ -119,7 +119,7 @@ move (gboolean had_context)
   fail_if (gst_cuda_filter_stream_move_backend (self, a, -1),
       "a CUDA backend was made where the CUDA runtime finds no device");
   fail_unless (self->backend == b, "the element lost its backend");
-  fail_unless (self->cuda_context == a, "the element did not go back to "
+  fail_unless (self->cuda.context == a, "the element did not go back to "
       "its own CUDA context");
   check_filters (self);
 
