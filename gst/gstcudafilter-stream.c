@@ -85,10 +85,10 @@ depth_for (guint frames_in_flight, gboolean live)
 guint
 gst_cuda_filter_stream_held_bound (GstCudaFilter * self)
 {
-  if (self->depth != 0)
-    return self->depth;
+  if (self->stream.depth != 0)
+    return self->stream.depth;
   /* Not live: the larger of the two automatic depths. */
-  return depth_for (self->frames_wanted, FALSE);
+  return depth_for (self->stream.frames_wanted, FALSE);
 }
 
 /* Chosen at the first frame, when upstream can tell whether it is live.
@@ -105,8 +105,8 @@ choose_depth (GstCudaFilter * self)
   qos_set = self->settings.qos_set;
   GST_OBJECT_UNLOCK (self);
 
-  wanted = depth_for (self->frames_wanted, live);
-  self->depth = wanted;
+  wanted = depth_for (self->stream.frames_wanted, live);
+  self->stream.depth = wanted;
   cf_backend_set_max_in_flight (self->backend, wanted);
   if (!qos_set)
     gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), live);
@@ -180,7 +180,8 @@ gst_cuda_filter_stream_discard (GstCudaFilter * self)
 {
   gboolean pushed;
 
-  g_queue_clear_full (&self->done_outputs, (GDestroyNotify) gst_buffer_unref);
+  g_queue_clear_full (&self->stream.done_outputs,
+      (GDestroyNotify) gst_buffer_unref);
   if (cf_backend_in_flight (self->backend) == 0)
     return;
   pushed = cudafilter_cuda_push (self);
@@ -220,7 +221,7 @@ gst_cuda_filter_stream_init (GstCudaFilter * self)
 {
   GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
 
-  g_queue_init (&self->done_outputs);
+  g_queue_init (&self->stream.done_outputs);
   /* The same for every instance: GstBaseTransform's. */
   if (base_sink_event == NULL)
     base_sink_event = GST_PAD_EVENTFUNC (sinkpad);
@@ -231,7 +232,7 @@ void
 gst_cuda_filter_stream_start (GstCudaFilter * self)
 {
   GST_OBJECT_LOCK (self);
-  self->frames_wanted = self->settings.frames_in_flight;
+  self->stream.frames_wanted = self->settings.frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -239,9 +240,16 @@ void
 gst_cuda_filter_stream_reset (GstCudaFilter * self)
 {
   gst_cuda_filter_stream_discard (self);
-  self->depth = 0;
-  self->prerolled = FALSE;
-  self->memory_path = 0;
+  self->stream.depth = 0;
+  self->stream.prerolled = FALSE;
+  self->stream.memory_path = 0;
+}
+
+void
+gst_cuda_filter_stream_finalize (GstCudaFilter * self)
+{
+  g_queue_clear_full (&self->stream.done_outputs,
+      (GDestroyNotify) gst_buffer_unref);
 }
 
 /* A frame finished for the caps before a renegotiation: in the memory
@@ -296,12 +304,12 @@ push_kept (GstCudaFilter * self)
   GstBuffer *done;
 
   while (ret == GST_FLOW_OK
-      && (done = g_queue_pop_head (&self->done_outputs)) != NULL) {
+      && (done = g_queue_pop_head (&self->stream.done_outputs)) != NULL) {
     done = for_current_caps (self, done);
     ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
         gst_buffer_ref (done));
     if (ret == GST_FLOW_NOT_NEGOTIATED)
-      g_queue_push_head (&self->done_outputs, done);
+      g_queue_push_head (&self->stream.done_outputs, done);
     else
       gst_buffer_unref (done);
   }
@@ -324,8 +332,8 @@ push_in_flight (GstCudaFilter * self)
     ret = finish_oldest (self, &outbuf);
     if (ret != GST_FLOW_OK)
       break;
-    if (!g_queue_is_empty (&self->done_outputs)) {
-      g_queue_push_tail (&self->done_outputs, outbuf);
+    if (!g_queue_is_empty (&self->stream.done_outputs)) {
+      g_queue_push_tail (&self->stream.done_outputs, outbuf);
       continue;
     }
     ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self),
@@ -333,7 +341,7 @@ push_in_flight (GstCudaFilter * self)
     if (ret == GST_FLOW_NOT_NEGOTIATED) {
       GST_DEBUG_OBJECT (self, "downstream refuses the old caps: the frames "
           "in flight leave after the new ones");
-      g_queue_push_tail (&self->done_outputs, outbuf);
+      g_queue_push_tail (&self->stream.done_outputs, outbuf);
       ret = GST_FLOW_OK;
     } else {
       gst_buffer_unref (outbuf);
@@ -385,9 +393,10 @@ drain (GstCudaFilter * self)
     ret = GST_FLOW_OK;
   if (ret == GST_FLOW_OK)
     ret = push_in_flight (self);
-  if (ret == GST_FLOW_OK && !g_queue_is_empty (&self->done_outputs)) {
+  if (ret == GST_FLOW_OK && !g_queue_is_empty (&self->stream.done_outputs)) {
     GST_DEBUG_OBJECT (self, "downstream refused %u frame(s) under the old "
-        "caps: negotiating again", g_queue_get_length (&self->done_outputs));
+        "caps: negotiating again",
+        g_queue_get_length (&self->stream.done_outputs));
     if (src_is_flushing (self))
       ret = GST_FLOW_FLUSHING;
     else if (!renegotiate (self))
@@ -402,7 +411,7 @@ drain (GstCudaFilter * self)
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("Downstream refuses the caps of the %u frame(s) this element "
             "still holds, the old caps and the new alike.",
-            g_queue_get_length (&self->done_outputs)
+            g_queue_get_length (&self->stream.done_outputs)
             + cf_backend_in_flight (self->backend)), (NULL));
   gst_cuda_filter_stream_discard (self);
   return ret;
@@ -456,9 +465,9 @@ gst_cuda_filter_stream_change_state (GstElement * element,
   GstCudaFilter *self = GST_CUDA_FILTER (element);
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
-    g_atomic_int_set (&self->playing, TRUE);
+    g_atomic_int_set (&self->stream.playing, TRUE);
   if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) {
-    g_atomic_int_set (&self->playing, FALSE);
+    g_atomic_int_set (&self->stream.playing, FALSE);
     gst_element_call_async (element, release_held, NULL, NULL);
   }
   return GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->
@@ -473,9 +482,9 @@ log_memory_path (GstCudaFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 {
   gint path = 1 + (in_dev ? 1 : 0) + (out_dev ? 2 : 0);
 
-  if (path == self->memory_path)
+  if (path == self->stream.memory_path)
     return;
-  self->memory_path = path;
+  self->stream.memory_path = path;
   GST_INFO_OBJECT (self, "reading %s, writing %s (input %" GST_PTR_FORMAT
       ", output %" GST_PTR_FORMAT ")",
       in_dev ? "device memory in place" : "through host memory",
@@ -533,7 +542,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   GError *err = NULL;
   gboolean device_ok, in_dev, out_dev, pushed, ok;
 
-  if (self->depth == 0)
+  if (self->stream.depth == 0)
     choose_depth (self);
   if (GST_BASE_TRANSFORM_GET_CLASS (trans)->before_transform)
     GST_BASE_TRANSFORM_GET_CLASS (trans)->before_transform (trans, inbuf);
@@ -648,8 +657,8 @@ gst_cuda_filter_stream_move_backend (GstCudaFilter * self,
   cudafilter_cuda_pop (pushed);
   self->backend = backend;
   self->cuda.backend_in_context = self->cuda.context != NULL;
-  if (self->depth)
-    cf_backend_set_max_in_flight (backend, self->depth);
+  if (self->stream.depth)
+    cf_backend_set_max_in_flight (backend, self->stream.depth);
   GST_INFO_OBJECT (self, "now filtering on %s", cf_backend_describe (backend));
   return TRUE;
 }
@@ -758,7 +767,7 @@ renegotiate_if_asked (GstCudaFilter * self)
   if (!gst_base_transform_reconfigure (GST_BASE_TRANSFORM (self)))
     return src_is_flushing (self) ? GST_FLOW_FLUSHING :
         GST_FLOW_NOT_NEGOTIATED;
-  if (!g_queue_is_empty (&self->done_outputs))
+  if (!g_queue_is_empty (&self->stream.done_outputs))
     return drain (self);
   return GST_FLOW_OK;
 }
@@ -774,7 +783,7 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
   *outbuf = NULL;
   /* Frames a renegotiation kept (none is in flight: set_caps finished
    * them) leave first. */
-  if (!g_queue_is_empty (&self->done_outputs)) {
+  if (!g_queue_is_empty (&self->stream.done_outputs)) {
     GstFlowReturn ret = drain (self);
 
     if (ret != GST_FLOW_OK) {
@@ -798,11 +807,12 @@ gst_cuda_filter_stream_generate_output (GstBaseTransform * trans,
    * the pipeline's state lock waiting for the streaming thread, which waits
    * in the sink's preroll for the state change the lock blocks). */
   in_flight = cf_backend_in_flight (self->backend);
-  if (in_flight > 0 && (!self->prerolled || !g_atomic_int_get (&self->playing)
-          || in_flight >= MAX (self->depth, 1))) {
+  if (in_flight > 0 && (!self->stream.prerolled
+          || !g_atomic_int_get (&self->stream.playing)
+          || in_flight >= MAX (self->stream.depth, 1))) {
     GstFlowReturn ret;
 
-    self->prerolled = TRUE;
+    self->stream.prerolled = TRUE;
     ret = renegotiate_if_asked (self);
     if (ret != GST_FLOW_OK || cf_backend_in_flight (self->backend) == 0)
       return ret;
@@ -818,7 +828,7 @@ gst_cuda_filter_stream_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     gst_cuda_filter_stream_discard (self);
-    self->prerolled = FALSE;
+    self->stream.prerolled = FALSE;
   } else if (GST_EVENT_IS_SERIALIZED (event))
     drain (self);               /* EOS, caps, segment...: frames go first */
 
@@ -863,7 +873,8 @@ gst_cuda_filter_stream_query (GstBaseTransform * trans,
     return TRUE;
 
   gst_query_parse_latency (query, &live, &min, &max);
-  depth = self->depth ? self->depth : depth_for (self->frames_wanted, live);
+  depth = self->stream.depth ? self->stream.depth :
+      depth_for (self->stream.frames_wanted, live);
   frame = GST_VIDEO_INFO_FPS_N (info) > 0 ?
       gst_util_uint64_scale_int (GST_SECOND, GST_VIDEO_INFO_FPS_D (info),
       GST_VIDEO_INFO_FPS_N (info)) : 0;

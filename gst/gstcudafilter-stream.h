@@ -49,6 +49,9 @@ void gst_cuda_filter_stream_discard (GstCudaFilter * self);
  * stream's fields are written here and in gstcudafilter-stream.c only. */
 void gst_cuda_filter_stream_reset (GstCudaFilter * self);
 
+/* At finalize: frames a renegotiation kept and nothing pushed. */
+void gst_cuda_filter_stream_finalize (GstCudaFilter * self);
+
 /* Replaces the backend by a CUDA backend made in the element's context
  * (now set), the old one living in `old_ctx` (NULL: the device's primary
  * context).  The old one is freed, in its own context, only once the new

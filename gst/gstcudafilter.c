@@ -473,7 +473,7 @@ gst_cuda_filter_finalize (GObject * object)
   g_free (self->settings.kernel);
   g_free (self->logged_plan);
   g_queue_clear_full (&self->settings.refusals, g_free);
-  g_queue_clear_full (&self->done_outputs, (GDestroyNotify) gst_buffer_unref);
+  gst_cuda_filter_stream_finalize (self);
   clear_applied (self);
   g_clear_pointer (&self->spec, cf_spec_free);
   g_clear_pointer (&self->backend, cf_backend_free);

@@ -65,6 +65,26 @@ typedef struct
                                  * output pool is decided */
 } GstCudaFilterCuda;
 
+/* Frames in flight: gstcudafilter-stream.c's, on the streaming thread
+ * (start and stop reset it through that file), except where a field says
+ * otherwise. */
+typedef struct
+{
+  guint frames_wanted;          /* frames-in-flight as read at start: the
+                                 * one input of the depth and the pools'
+                                 * sizes (0 = auto) */
+  guint depth;                  /* frames in flight in use; 0 = not chosen;
+                                 * also read by latency queries, from any
+                                 * thread (a word, set once a start) */
+  gboolean prerolled;           /* a frame left since start or flush */
+  GQueue done_outputs;          /* GstBuffer *: frames finished before a
+                                 * downstream renegotiation, to leave after
+                                 * it */
+  gint playing;                 /* frames may stay in flight: PLAYING
+                                 * (atomic, set by change_state) */
+  gint memory_path;             /* last (input, output) on device, for logs */
+} GstCudaFilterStream;
+
 struct _GstCudaFilter
 {
   GstVideoFilter parent;
@@ -74,8 +94,9 @@ struct _GstCudaFilter
   GstCudaFilterRegions regions; /* cudafilter-regions.c */
   GstCudaFilterCuda cuda;
 
-  /* Streaming state: the streaming thread's (gstcudafilter-stream.c, which
-   * start and stop reset), except where a field says otherwise. */
+  /* The filter the streaming thread runs: made at start, rebuilt by
+   * gst_cuda_filter_prepare () when the settings or caps change, freed at
+   * stop (gstcudafilter.c). */
   CfBackend *backend;
   CfSpec *spec;
   CfLayout layout;
@@ -84,20 +105,8 @@ struct _GstCudaFilter
   gboolean have_applied;
   gboolean incomplete_warned;   /* a half-made change was reported */
   gboolean fallback_warned;
-  guint frames_wanted;          /* frames-in-flight as read at start: the
-                                 * one input of the depth and the pools'
-                                 * sizes (0 = auto) */
-  guint depth;                  /* frames in flight in use; 0 = not chosen;
-                                 * also read by latency queries, from any
-                                 * thread (a word, set once a start) */
   gchar *logged_plan;           /* kernel path last logged */
-  gboolean prerolled;           /* a frame left since start or flush */
-  GQueue done_outputs;          /* GstBuffer *: frames finished before a
-                                 * downstream renegotiation, to leave after
-                                 * it (gstcudafilter-stream.c) */
-  gint playing;                 /* frames may stay in flight: PLAYING
-                                 * (atomic, set by change_state) */
-  gint memory_path;             /* last (input, output) on device, for logs */
+  GstCudaFilterStream stream;
 };
 
 /* The cuda-device-id property, read under the object lock (for the
