@@ -461,6 +461,8 @@ flow_qos_dropped (Flow * f, GstClockTime pts)
 /* Bus: no ERROR, and WARNINGs only of the kinds expected */
 
 static guint64 refusals, fallbacks, renegotiations;
+/* live sources restarted after GStreamer's pause race (A_EOS) */
+static guint64 live_restarts;
 /* Held by a half-made property change, and by state changes. */
 static GMutex half_made_change;
 /* Held by the property thread for each change; the main thread takes it to
@@ -2122,6 +2124,7 @@ pipeline_step (Episode * ep, guint cls)
     case A_EOS:{
       GstMessage *msg;
       gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+      gboolean restarted = FALSE;
 
       if (!pipeline_playing (ep))
         set_state (ep, ep->pipe, GST_STATE_PLAYING);
@@ -2135,6 +2138,19 @@ pipeline_step (Episode * ep, guint cls)
           GST_FLOW_FLUSHING) {
         if (g_get_monotonic_time () > deadline)
           die ("appsrc refused EOS (flushing) for 10 s");
+        if (!restarted && ep->live && g_get_monotonic_time () >
+            deadline - 9 * G_TIME_SPAN_SECOND) {
+          /* GStreamer >= 1.24: a live basesrc resumed while its thread
+           * was still leaving create() after the pause stays flushing
+           * with its task stopped, for good (docs/reliability.md, seed
+           * 375098952 on 1.28); what an application can do: restart. */
+          restarted = TRUE;
+          live_restarts++;
+          if (g_getenv ("CF_HOSTILE_VERBOSE"))
+            printf ("  live source stuck flushing: READY and PLAYING\n");
+          set_state (ep, ep->pipe, GST_STATE_READY);
+          set_state (ep, ep->pipe, GST_STATE_PLAYING);
+        }
         g_usleep (2000);
       }
       msg = gst_bus_timed_pop_filtered (ep->bus, 10 * GST_SECOND,
@@ -2460,10 +2476,11 @@ main (int argc, char **argv)
       " dropped late by QoS; %" G_GUINT64_FORMAT
       " refusals of invalid values, %d out-of-range values refused by GLib, %"
       G_GUINT64_FORMAT " CPU fallback notices, %" G_GUINT64_FORMAT
-      " renegotiations retried after a flush\n", seed, step, episode,
+      " renegotiations retried after a flush, %" G_GUINT64_FORMAT
+      " live sources restarted\n", seed, step, episode,
       (g_get_monotonic_time () - start) / 1e6, total_in, total_out,
       total_dropped, total_qos, refusals, g_atomic_int_get (&glib_expected),
-      fallbacks, renegotiations);
+      fallbacks, renegotiations, live_restarts);
   class_count[A_INVALID] = g_atomic_int_get (&invalid_sets);
   if (incomplete_warnings > (guint64) g_atomic_int_get (&half_made_changes))
     die ("%" G_GUINT64_FORMAT " warnings about a missing kernel for %d "
