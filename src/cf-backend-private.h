@@ -7,6 +7,7 @@
 #define CF_BACKEND_PRIVATE_H
 
 #include "cf-backend.h"
+#include "cf-region-tiles.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,13 @@ typedef struct
    * composites after process () (host frames), and process () may read
    * them only to skip work the composite overwrites. */
   gboolean handles_regions;
+  /* Optional: whether the spec's output over a region's tile (a frame of
+   * its own, cf-region-tiles.h) equals the whole frame's there, as direct
+   * convolutions give (not FFTs).  The base then runs process () over the
+   * tiles only, with `tiling` set.  Backends that handle regions decide
+   * for themselves. */
+  gboolean (*tiles_exact) (CfBackend * backend, const CfSpec * spec,
+      const CfLayout * layout);
 } CfBackendClass;
 
 /* One frame in flight, from submit to wait: the only record of it. */
@@ -59,6 +67,13 @@ struct _CfBackend
   /* The regions of the frame being processed or submitted, NULL for the
    * whole frame: set by the base around the class's call only. */
   const CfRegions *regions;
+  /* Regions as tiles (cf-backend.c, the CUDA backend): the tiles of the
+   * frame being run, process () called on a tile, and the host memory the
+   * tiles are filtered into (kept, grown). */
+  CfRegionTiles *tiles;
+  gboolean tiling;
+  guint8 *tile_mem;
+  gsize tile_len;
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);

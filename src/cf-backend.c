@@ -113,6 +113,8 @@ cf_backend_free (CfBackend * backend)
   g_free (backend->description);
   g_free (backend->plan);
   g_free (backend->warning);
+  g_free (backend->tiles);
+  g_free (backend->tile_mem);
   backend->klass->free (backend);
 }
 
@@ -191,6 +193,85 @@ check_regions (const CfRegions * regions, GError ** error)
   return TRUE;
 }
 
+/* Tile `t`'s frame in the backend's tile memory from byte `at`; returns
+ * the byte after it.  Rows 64-byte aligned. */
+static gsize
+tile_memory_frame (CfBackend * backend, const CfRegionTile * t, gsize at,
+    CfFrame * frame)
+{
+  memset (frame, 0, sizeof (*frame));
+  for (int p = 0; p < t->layout.n_planes; p++) {
+    frame->stride[p] = (t->layout.plane_row_bytes[p] + 63) & ~63;
+    if (backend->tile_mem)
+      frame->data[p] = backend->tile_mem + at;
+    at += (gsize) frame->stride[p] * t->layout.plane_height[p];
+  }
+  return at;
+}
+
+/* Host frames: the filter over each region's tile only (plus the kernel's
+ * reach, read from the frame), into the backend's tile memory, then each
+ * tile's region into the output, then the input around them (not when the
+ * output is the input).  All tiles are filtered before any region is
+ * written, so an output that is the input still gives every tile the
+ * input's samples.  FALSE with *ran FALSE: the whole frame instead. */
+static gboolean
+run_tiles (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
+    const CfFrame * in, const CfFrame * out, const CfRegions * regions,
+    gboolean * ran, GError ** error)
+{
+  CfRegionTiles *tiles;
+  gsize off[CF_REGIONS_MAX], total = 0;
+  int rx, ry, i;
+  gboolean ok = TRUE;
+
+  *ran = FALSE;
+  if (backend->klass->tiles_exact == NULL
+      || !cf_region_tiles_reach (spec, &rx, &ry)
+      || !backend->klass->tiles_exact (backend, spec, layout))
+    return FALSE;
+  if (backend->tiles == NULL)
+    backend->tiles = g_new0 (CfRegionTiles, 1);
+  tiles = backend->tiles;
+  if (!cf_region_tiles_make (layout, regions, rx, ry, tiles))
+    return FALSE;
+  *ran = TRUE;
+  for (i = 0; i < tiles->n; i++) {
+    CfFrame unused;
+
+    off[i] = total;
+    total = tile_memory_frame (backend, &tiles->tiles[i], total, &unused);
+  }
+  if (total > backend->tile_len) {
+    g_free (backend->tile_mem);
+    backend->tile_mem = g_malloc (total);
+    backend->tile_len = total;
+  }
+  backend->tiling = TRUE;
+  for (i = 0; i < tiles->n && ok; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfFrame tin, tout;
+
+    cf_region_tile_frame (t, in, &tin);
+    tile_memory_frame (backend, t, off[i], &tout);
+    ok = backend->klass->process (backend, spec, &t->layout, &tin, &tout,
+        error);
+  }
+  backend->tiling = FALSE;
+  if (!ok)
+    return FALSE;
+  for (i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfFrame tout;
+
+    tile_memory_frame (backend, t, off[i], &tout);
+    cf_region_tile_copy_inner (t, &tout, out);
+  }
+  if (memcmp (in->data, out->data, sizeof (in->data)) != 0)
+    cf_regions_composite (layout, regions, in, out);
+  return TRUE;
+}
+
 /* One frame, synchronously.  Backends that do not read the regions
  * filter the whole frame and the input is composited back where the
  * regions leave it alone; pixelate needs no backend (exact integer means,
@@ -215,6 +296,13 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
   if (regions && regions->mode == CF_REGION_INSIDE && regions->n_rects == 0) {
     cf_regions_composite (layout, regions, in, out);
     return TRUE;
+  }
+  if (regions) {
+    gboolean ran;
+
+    ok = run_tiles (backend, spec, layout, in, out, regions, &ran, error);
+    if (ran)
+      return ok;
   }
   /* The backend may skip rows no region covers (cpu-fast). */
   backend->regions = regions;
