@@ -636,17 +636,27 @@ static gboolean
 plan_tiles (CfBackendCuda * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out)
 {
-  const CfRegions *regions = backend->parent.regions;
-  int rx, ry;
+  return in->on_device == out->on_device
+      && cf_backend_plan_tiles (&backend->parent, spec, layout,
+      backend->parent.regions);
+}
 
-  if (regions == NULL || backend->plan.fft || backend->plan.nonlin
-      || backend->plan.kernel == NULL || in->on_device != out->on_device
-      || !cf_region_tiles_reach (spec, &rx, &ry))
+/* The direct kernel runs (no FFT, no nonlinear program): its sums over a
+ * tile are the frame's. */
+static gboolean
+cf_backend_cuda_tiles_exact (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout)
+{
+  CfBackendCuda *self = (CfBackendCuda *) backend;
+  CfCudaCurrent previous;
+  gboolean ok;
+
+  if (!enter_device (self, &previous, NULL))
     return FALSE;
-  if (backend->parent.tiles == NULL)
-    backend->parent.tiles = g_new0 (CfRegionTiles, 1);
-  return cf_region_tiles_make (layout, regions, rx, ry,
-      backend->parent.tiles);
+  ok = ensure_plan (self, spec, layout, NULL) && !self->plan.fft
+      && !self->plan.nonlin && self->plan.kernel != NULL;
+  leave_device (self, &previous);
+  return ok;
 }
 
 /* The direct kernel for a tile's channels, planned once per shape. */
@@ -906,6 +916,12 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
 
   if (plan_tiles (backend, spec, layout, in, out))
     return queue_tiles (backend, self, spec, layout, in, out, dense, error);
+  if (memcmp (in->data, out->data, sizeof (in->data)) == 0) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM, "The output is "
+        "the input, but these regions are not filtered in place "
+        "(cf_backend_regions_in_place () is FALSE): give a separate output");
+    return FALSE;
+  }
   row_bands (spec, layout, backend->parent.regions, !in->on_device
       && !out->on_device, &bands);
   memset (&df, 0, sizeof (df));
@@ -1069,6 +1085,7 @@ cf_backend_cuda_free (CfBackend * backend)
 
 static const CfBackendClass cf_backend_cuda_class = {
   .handles_regions = TRUE,
+  .tiles_exact = cf_backend_cuda_tiles_exact,
   .process = cf_backend_cuda_process,
   .free = cf_backend_cuda_free,
   .submit = cf_backend_cuda_submit,

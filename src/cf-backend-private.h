@@ -97,6 +97,13 @@ int cf_pixelate_block_for (int block, int frame, int ch);
 void cf_pixelate_frame (const CfLayout * layout, int block,
     const CfRegions * regions, const CfFrame * in, const CfFrame * out);
 
+/* Cuts the regions into backend->tiles when they run as tiles (one
+ * decision for every backend and for cf_backend_regions_in_place ()):
+ * inside regions, a spec cf_region_tiles_reach () takes, the backend's
+ * tiles_exact (), and tiles cf_region_tiles_make () takes. */
+gboolean cf_backend_plan_tiles (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions);
+
 /* Replaces the plan description (takes `name`). */
 void cf_backend_take_plan_name (CfBackend * backend, char *name);
 

@@ -193,6 +193,32 @@ check_regions (const CfRegions * regions, GError ** error)
   return TRUE;
 }
 
+gboolean
+cf_backend_plan_tiles (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions)
+{
+  int rx, ry;
+
+  if (regions == NULL || regions->mode != CF_REGION_INSIDE
+      || backend->klass->tiles_exact == NULL
+      || !cf_region_tiles_reach (spec, &rx, &ry)
+      || !backend->klass->tiles_exact (backend, spec, layout))
+    return FALSE;
+  if (backend->tiles == NULL)
+    backend->tiles = g_new0 (CfRegionTiles, 1);
+  return cf_region_tiles_make (layout, regions, rx, ry, backend->tiles);
+}
+
+gboolean
+cf_backend_regions_in_place (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions)
+{
+  if (backend == NULL || spec == NULL || layout == NULL
+      || !check_regions (regions, NULL))
+    return FALSE;
+  return cf_backend_plan_tiles (backend, spec, layout, regions);
+}
+
 /* Tile `t`'s frame in the backend's tile memory from byte `at`; returns
  * the byte after it.  Rows 64-byte aligned. */
 static gsize
@@ -222,19 +248,13 @@ run_tiles (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
 {
   CfRegionTiles *tiles;
   gsize off[CF_REGIONS_MAX], total = 0;
-  int rx, ry, i;
+  int i;
   gboolean ok = TRUE;
 
   *ran = FALSE;
-  if (backend->klass->tiles_exact == NULL
-      || !cf_region_tiles_reach (spec, &rx, &ry)
-      || !backend->klass->tiles_exact (backend, spec, layout))
+  if (!cf_backend_plan_tiles (backend, spec, layout, regions))
     return FALSE;
-  if (backend->tiles == NULL)
-    backend->tiles = g_new0 (CfRegionTiles, 1);
   tiles = backend->tiles;
-  if (!cf_region_tiles_make (layout, regions, rx, ry, tiles))
-    return FALSE;
   *ran = TRUE;
   for (i = 0; i < tiles->n; i++) {
     CfFrame unused;
@@ -272,6 +292,19 @@ run_tiles (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
   return TRUE;
 }
 
+/* The output may be the input only where cf_backend_regions_in_place ()
+ * said so: whole frames read neighbours a filter has overwritten. */
+static gboolean
+in_place_allowed (const CfFrame * in, const CfFrame * out, GError ** error)
+{
+  if (memcmp (in->data, out->data, sizeof (in->data)) != 0)
+    return TRUE;
+  g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+      "The output is the input, but these regions are not filtered in place "
+      "(cf_backend_regions_in_place () is FALSE): give a separate output");
+  return FALSE;
+}
+
 /* One frame, synchronously.  Backends that do not read the regions
  * filter the whole frame and the input is composited back where the
  * regions leave it alone; pixelate needs no backend (exact integer means,
@@ -289,6 +322,15 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     backend->regions = NULL;
     return ok;
   }
+  if (regions) {
+    gboolean ran;
+
+    ok = run_tiles (backend, spec, layout, in, out, regions, &ran, error);
+    if (ran)
+      return ok;
+  }
+  if (!in_place_allowed (in, out, error))
+    return FALSE;
   if (spec->kp.operation == CF_OPERATION_PIXELATE) {
     cf_pixelate_frame (layout, spec->kp.block, regions, in, out);
     return TRUE;
@@ -297,13 +339,7 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     cf_regions_composite (layout, regions, in, out);
     return TRUE;
   }
-  if (regions) {
-    gboolean ran;
 
-    ok = run_tiles (backend, spec, layout, in, out, regions, &ran, error);
-    if (ran)
-      return ok;
-  }
   /* The backend may skip rows no region covers (cpu-fast). */
   backend->regions = regions;
   ok = backend->klass->process (backend, spec, layout, in, out, error);
