@@ -521,14 +521,39 @@ run_regions_into (CfBackend * backend, TestFrame * f, const CfSpec * spec,
   g_assert_no_error (error);
 }
 
+/* The CUDA backend's frame in place (the output is the input, as the
+ * element gives it when the regions run as tiles): the input's bytes
+ * copied into the output frame, padding canaries kept, filtered there. */
+static void
+run_regions_in_place (CfBackend * backend, TestFrame * f,
+    const CfSpec * spec, const CfRegions * r)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    memset (f->gpu_out.data[p], CANARY, f->size[p]);
+    for (int y = 0; y < f->layout.plane_height[p]; y++)
+      memcpy (f->gpu_out.data[p] + (gsize) y * f->gpu_out.stride[p],
+          f->in.data[p] + (gsize) y * f->in.stride[p],
+          f->layout.plane_row_bytes[p]);
+  }
+  g_assert_true (cf_backend_process_regions (backend, spec, &f->layout,
+          &f->gpu_out, &f->gpu_out, r, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_regions (void)
 {
   /* Regions touching the top and the bottom edge too: host frames send
-   * only their rows (and the kernel's reach) across PCIe. */
+   * only their rows (and the kernel's reach) across PCIe.  Small ones at
+   * odd places, at and one sample from every edge and overlapping, run as
+   * tiles (the region plus the kernel's reach) on the larger frames. */
   static const char *const lists[] = {
     "3,1,7,5; 12,9,400,3; 5,3,2,2", "0,0,1,1", "", "1,1,1000,1000",
-    "4,9,6,500", "2,30,9,2"
+    "4,9,6,500", "2,30,9,2", "0,0,3,2; 330,209,3,2; 1,1,5,3",
+    "331,5,2,17; 7,208,13,3; 62,47,2,1", "101,77,9,7; 105,80,13,5",
+    "41,0,1,211; 0,100,1,1"
   };
   static const char *const names[] = { "box-3", "gaussian-s2.5",
     "custom-4x2", "pixelate-5", "median-5", "dilate-rect-5-it3"
@@ -572,6 +597,15 @@ test_regions (void)
             if (!outputs_match (&f, what))
               failures++;
             g_free (what);
+            if (cf_backend_regions_in_place (gpu, spec, &f.layout, &r)) {
+              run_regions_in_place (gpu, &f, spec, &r);
+              what = g_strdup_printf ("%s %s %dx%d regions \"%s\" in place",
+                  cases[k]->name, layout_names[li], rsizes[si].w,
+                  rsizes[si].h, lists[t]);
+              if (!outputs_match (&f, what))
+                failures++;
+              g_free (what);
+            }
             test_frame_clear (&f);
             cf_regions_reset (&r);
           }
