@@ -719,13 +719,66 @@ offset_planes (const CfRegionTile * t, unsigned char *const data[],
         t->plane_x[p] : NULL;
 }
 
+/* The bytes (whole pixels) and rows of plane p that tile t's region
+ * covers, in the tile; FALSE: none. */
+static gboolean
+region_span (const CfRegionTile * t, int p, int *x0, int *x1, int *y0,
+    int *y1)
+{
+  *x0 = *y0 = G_MAXINT;
+  *x1 = *y1 = 0;
+  for (int c = 0; c < t->layout.n_channels; c++) {
+    const CfChannel *ch = &t->layout.channels[c];
+    const CfRect *r = &t->inner_ch[c];
+
+    if (ch->plane != p || r->w <= 0 || r->h <= 0)
+      continue;
+    *x0 = MIN (*x0, r->x * ch->pixel_stride);
+    *x1 = MAX (*x1, (r->x + r->w) * ch->pixel_stride);
+    *y0 = MIN (*y0, r->y);
+    *y1 = MAX (*y1, r->y + r->h);
+  }
+  *x1 = MIN (*x1, t->layout.plane_row_bytes[p]);
+  return *x1 > *x0 && *y1 > *y0;
+}
+
+/* The rows of plane p the tiles span (inner: their regions'); empty
+ * (y0 == y1) when none. */
+static void
+tile_band (const CfRegionTiles * tiles, int p, gboolean inner, int *y0,
+    int *y1)
+{
+  *y0 = G_MAXINT;
+  *y1 = 0;
+  for (int i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    int x0, x1, r0, r1;
+
+    if (p >= t->layout.n_planes)
+      continue;
+    if (inner) {
+      if (!region_span (t, p, &x0, &x1, &r0, &r1))
+        continue;
+    } else {
+      r0 = 0;
+      r1 = t->layout.plane_height[p];
+    }
+    *y0 = MIN (*y0, t->plane_y[p] + r0);
+    *y1 = MAX (*y1, t->plane_y[p] + r1);
+  }
+  if (*y1 <= *y0)
+    *y0 = *y1 = 0;
+}
+
 /* One frame as tiles.  The input's tiles (host frames: uploaded, each
  * with the kernel's reach, into the staging input) are all filtered into
  * the slot's tile memory first; then each tile's region is written into
  * the output (host frames: into the staging input, whose rows around it
  * are the input's, and downloaded from there); then the input around the
- * regions, unless the output is the input.  Nothing else of the frame is
- * read, written or copied. */
+ * regions, unless the output is the input.  In place nothing else of the
+ * frame is read, written or copied; a separate host output takes the
+ * band of rows the regions span from the GPU (as row_bands () does) and
+ * the other rows from the host. */
 static gboolean
 queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
@@ -761,8 +814,22 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     dst_stride[p] = host ? (long long) pitch[p] : out->stride[p];
   }
 
-  /* Host frames: each tile's rows of the input, reach included. */
-  for (int i = 0; host && i < tiles->n; i++) {
+  /* Host frames: each tile's rows of the input, reach included; into a
+   * separate output, whole rows of the band the tiles span. */
+  for (int p = 0; host && !same && p < layout->n_planes; p++) {
+    int y0, y1, rows;
+
+    tile_band (tiles, p, FALSE, &y0, &y1);
+    rows = y1 - y0;
+    if (rows > 0 && layout->plane_row_bytes[p] > 0
+        && !cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p] + (size_t) y0 *
+                pitch[p], pitch[p], in->data[p] + (size_t) y0 *
+                in->stride[p], in->stride[p], layout->plane_row_bytes[p],
+                rows, cudaMemcpyHostToDevice, self->stream),
+            "cudaMemcpy2DAsync (the regions' rows up)", error))
+      return FALSE;
+  }
+  for (int i = 0; host && same && i < tiles->n; i++) {
     const CfRegionTile *t = &tiles->tiles[i];
 
     for (int p = 0; p < t->layout.n_planes; p++) {
@@ -852,30 +919,33 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   if (!host)
     return order_consumer_after (self, out, error);
 
-  /* The host output starts as the input (nothing to do in place); the
-   * regions come down over it, each as the whole pixels of its rows. */
-  for (int p = 0; p < layout->n_planes && !same; p++)
-    copy_host_rows (layout, in, out, p, 0, layout->plane_height[p]);
-  for (int i = 0; i < tiles->n; i++) {
+  /* A separate output: the band's rows come down whole, the host copies
+   * the others from the input while the GPU works. */
+  for (int p = 0; !same && p < layout->n_planes; p++) {
+    int y0, y1, rows;
+
+    tile_band (tiles, p, TRUE, &y0, &y1);
+    rows = y1 - y0;
+    if (rows > 0 && layout->plane_row_bytes[p] > 0
+        && !cf_cuda_check (cudaMemcpy2DAsync (out->data[p] + (size_t) y0 *
+                out->stride[p], out->stride[p], self->d_in[p] + (size_t) y0
+                * pitch[p], pitch[p], layout->plane_row_bytes[p], rows,
+                cudaMemcpyDeviceToHost, self->stream),
+            "cudaMemcpy2DAsync (the regions' rows down)", error))
+      return FALSE;
+    copy_host_rows (layout, in, out, p, 0, MAX (y0, 0));
+    copy_host_rows (layout, in, out, p, MAX (y1, 0),
+        layout->plane_height[p]);
+  }
+  /* In place: each region's pixels come down over the input. */
+  for (int i = 0; same && i < tiles->n; i++) {
     const CfRegionTile *t = &tiles->tiles[i];
 
     for (int p = 0; p < t->layout.n_planes; p++) {
-      int x0 = G_MAXINT, x1 = 0, y0 = G_MAXINT, y1 = 0;
+      int x0, x1, y0, y1;
       size_t at_dev, at_host;
 
-      for (int c = 0; c < t->layout.n_channels; c++) {
-        const CfChannel *ch = &t->layout.channels[c];
-        const CfRect *r = &t->inner_ch[c];
-
-        if (ch->plane != p || r->w <= 0 || r->h <= 0)
-          continue;
-        x0 = MIN (x0, r->x * ch->pixel_stride);
-        x1 = MAX (x1, (r->x + r->w) * ch->pixel_stride);
-        y0 = MIN (y0, r->y);
-        y1 = MAX (y1, r->y + r->h);
-      }
-      x1 = MIN (x1, t->layout.plane_row_bytes[p]);
-      if (x1 <= x0 || y1 <= y0)
+      if (!region_span (t, p, &x0, &x1, &y0, &y1))
         continue;
       at_dev = (size_t) (t->plane_y[p] + y0) * pitch[p] + t->plane_x[p] + x0;
       at_host = (size_t) (t->plane_y[p] + y0) * out->stride[p] +
