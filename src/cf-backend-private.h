@@ -85,6 +85,13 @@ CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
  * CF_REGIONS_MAX). */
 int cf_regions_for_channel (const CfRegions * regions, const CfChannel * ch,
     CfRect * out);
+/* What copying samples of a frame's layout takes: for each plane whose
+ * channels have the same samples and fill every byte of its pixels, one
+ * job of whole pixels (a copy per span, not per sample), else each of its
+ * channels; from[j] is the channel whose samples job j's are.  Returns
+ * how many (at most CF_MAX_CHANNELS). */
+int cf_layout_copy_jobs (const CfLayout * layout, CfChannel * jobs,
+    int *from);
 /* Host frames: copies the input samples the regions leave unfiltered
  * into the output (cf-region-composite.c). */
 void cf_regions_composite (const CfLayout * layout, const CfRegions * regions,

@@ -6,6 +6,7 @@
  * "How it runs"). */
 #include <string.h>
 #include "cf-region-tiles.h"
+#include "cf-backend-private.h"
 
 gboolean
 cf_region_tiles_reach (const CfSpec * spec, int *reach_x, int *reach_y)
@@ -159,10 +160,14 @@ cf_region_tile_copy_inner (const CfRegionTile * t, const CfFrame * tile,
 {
   CfFrame dst;
 
+  CfChannel jobs[CF_MAX_CHANNELS];
+  int from[CF_MAX_CHANNELS];
+  int n = cf_layout_copy_jobs (&t->layout, jobs, from);
+
   cf_region_tile_frame (t, out, &dst);
-  for (int c = 0; c < t->layout.n_channels; c++) {
-    const CfChannel *ch = &t->layout.channels[c];
-    const CfRect *r = &t->inner_ch[c];
+  for (int j = 0; j < n; j++) {
+    const CfChannel *ch = &jobs[j];
+    const CfRect *r = &t->inner_ch[from[j]];
     int p = ch->plane;
 
     /* Whole words: channels that share one (RGB10A2) share their
