@@ -24,11 +24,18 @@ cf_region_tiles_reach (const CfSpec * spec, int *reach_x, int *reach_y)
 /* Start and end of the outer rectangle along one dimension (frame
  * pixels): the region grown by the reach in the most subsampled
  * channel's samples, its start on that channel's sample grid. */
+/* Tile sides are rounded up to this (within the frame): regions that
+ * move or change size a little, as detectors' do, keep their tiles'
+ * shapes, so the backends' per-shape plans are reused, not remade. */
+#define TILE_STEP 16
+
 static void
 outer_span (int r0, int r1, int frame, int reach, int s, int *o0, int *o1)
 {
   *o0 = MAX (0, r0 - reach * s) / s * s;
   *o1 = MIN (frame, r1 + reach * s);
+  *o1 = MIN (frame, *o0 + (*o1 - *o0 + TILE_STEP - 1) / TILE_STEP *
+      TILE_STEP);
 }
 
 /* The channel samples of frame pixels o0 .. o1 (o0 on the sample grid):
