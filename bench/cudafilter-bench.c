@@ -21,6 +21,7 @@
 #include "cf-nonlin-launch.h"
 #include "cf-region-launch.h"
 #include "cf-fft-plan.h"
+#include "cf-backend.h"
 #ifdef HAVE_CUFFT
 #include "cf-fft.h"
 #endif
@@ -39,6 +40,7 @@ static int opt_kernel_size = 0;
 static int opt_iterations = 100;
 static int opt_warmup = 10;
 static int opt_device = 0;
+static char *opt_regions = NULL;
 
 static GOptionEntry entries[] = {
   {"filter", 'f', 0, G_OPTION_ARG_STRING, &opt_filters,
@@ -68,6 +70,10 @@ static GOptionEntry entries[] = {
       "Timed iterations per measurement (default 100)", "N"},
   {"warmup", 'w', 0, G_OPTION_ARG_INT, &opt_warmup,
       "Untimed iterations first (default 10)", "N"},
+  {"regions", 'r', 0, G_OPTION_ARG_STRING, &opt_regions,
+      "Also time the CUDA backend on the device frames: whole frames, "
+        "these regions (\"x,y,w,h; ...\", e.g. 1600,756,640,648 is 5 % of "
+        "4K), and the regions in place", "LIST"},
   {"device", 'd', 0, G_OPTION_ARG_INT, &opt_device,
       "CUDA device (default 0)", "N"},
   {NULL}
@@ -258,6 +264,97 @@ parse_format (const char *name, Format * f)
   return TRUE;
 }
 
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Median wall time (us) of one synchronous backend frame: whole
+ * (regions NULL), the regions into another frame, or in place (out ==
+ * in). */
+static double
+time_backend (CfBackend * be, const CfSpec * spec, const CfLayout * layout,
+    const CfFrame * in, const CfFrame * out, const CfRegions * regions)
+{
+  double *t = g_new (double, opt_iterations), med;
+  GError *error = NULL;
+
+  for (int i = 0; i < opt_warmup + opt_iterations; i++) {
+    gint64 start = g_get_monotonic_time ();
+
+    if (!cf_backend_process_regions (be, spec, layout, in, out, regions,
+            &error)) {
+      fprintf (stderr, "cudafilter-bench: %s\n", error->message);
+      g_clear_error (&error);
+      g_free (t);
+      return -1.0;
+    }
+    if (i >= opt_warmup)
+      t[i - opt_warmup] = (double) (g_get_monotonic_time () - start);
+  }
+  qsort (t, opt_iterations, sizeof (double), compare_doubles);
+  med = t[opt_iterations / 2];
+  g_free (t);
+  return med;
+}
+
+/* --regions: what the regions cost on the device frames, beside the whole
+ * frame, through the CUDA backend (launches, composite, synchronisation:
+ * what the element pays per frame in CUDA memory). */
+static void
+time_regions (const CfSpec * spec, const CfLayout * layout,
+    unsigned char *d_in, unsigned char *d_out, const size_t * plane_off,
+    const size_t * plane_pitch, int width, int height)
+{
+  GError *error = NULL;
+  CfBackend *be = cf_backend_new (CF_BACKEND_CUDA, opt_device, &error);
+  CfFrame in, out;
+  CfRegions r;
+  double whole, reg, inplace = -1.0;
+  gint64 area = 0;
+
+  if (be == NULL) {
+    fprintf (stderr, "cudafilter-bench: %s\n", error->message);
+    g_clear_error (&error);
+    return;
+  }
+  memset (&in, 0, sizeof (in));
+  memset (&out, 0, sizeof (out));
+  for (int p = 0; p < layout->n_planes; p++) {
+    in.data[p] = d_in + plane_off[p];
+    out.data[p] = d_out + plane_off[p];
+    in.stride[p] = out.stride[p] = (int) plane_pitch[p];
+  }
+  in.on_device = out.on_device = 1;
+  cf_regions_init (&r);
+  if (!cf_regions_parse (opt_regions, &r, &error)) {
+    fprintf (stderr, "cudafilter-bench: --regions: %s\n", error->message);
+    g_clear_error (&error);
+    cf_backend_free (be);
+    return;
+  }
+  cf_regions_fit (&r, 0, width, height);
+  for (int i = 0; i < r.n_rects; i++)
+    area += (gint64) r.rects[i].w * r.rects[i].h;
+  whole = time_backend (be, spec, layout, &in, &out, NULL);
+  reg = time_backend (be, spec, layout, &in, &out, &r);
+  if (cf_backend_regions_in_place (be, spec, layout, &r))
+    inplace = time_backend (be, spec, layout, &in, &in, &r);
+  printf ("    backend, regions %.1f %% of the frame: whole %.1f us, "
+      "regions %.1f us (%.1f %%), in place %.1f us (%.1f %%)%s\n",
+      100.0 * area / ((double) width * height), whole, reg,
+      100.0 * reg / whole, inplace, 100.0 * inplace / whole,
+      inplace < 0 ? " (not tiled: whole frame)" : "");
+  printf ("csv-regions,%s,%d,%d,%.2f,%.1f,%.1f,%.1f\n",
+      cf_backend_describe_plan (be), width, height,
+      100.0 * area / ((double) width * height), whole, reg, inplace);
+  cf_regions_reset (&r);
+  cf_backend_free (be);
+}
+
 static void
 run_case (int filter, const Format * fmt, int width, int height,
     CfBorder border, char **methods, cudaStream_t stream)
@@ -439,6 +536,11 @@ run_case (int filter, const Format * fmt, int width, int height,
     fflush (stdout);
   }
 
+  if (opt_regions) {
+    CHECK (cudaStreamSynchronize (stream));
+    time_regions (spec, &layout, d_in, d_out, plane_off, plane_pitch, width,
+        height);
+  }
 #ifdef HAVE_CUFFT
   CHECK (cudaStreamSynchronize (stream));
   cf_fft_free (ks.fft);

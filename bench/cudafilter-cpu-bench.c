@@ -33,6 +33,7 @@ static int opt_frames = 50;
 static gboolean opt_reference = FALSE;
 static char *opt_convolution = NULL;
 static double opt_divisor = 0.0;
+static char *opt_regions = NULL;
 
 static GOptionEntry entries[] = {
   {"filter", 0, 0, G_OPTION_ARG_STRING, &opt_filter,
@@ -45,6 +46,8 @@ static GOptionEntry entries[] = {
   {"threads", 0, 0, G_OPTION_ARG_STRING, &opt_threads,
       "comma-separated thread counts (0 = one per core)", "LIST"},
   {"frames", 0, 0, G_OPTION_ARG_INT, &opt_frames, "timed frames", "N"},
+  {"regions", 0, 0, G_OPTION_ARG_STRING, &opt_regions,
+      "also time these regions (\"x,y,w,h; ...\") and them in place", "LIST"},
   {"reference", 0, 0, G_OPTION_ARG_NONE, &opt_reference,
       "also time the reference backend", NULL},
   {"divisor", 0, 0, G_OPTION_ARG_DOUBLE, &opt_divisor,
@@ -76,7 +79,8 @@ cpu_seconds (void)
  * shared machine the CPU time of one thread is the steadier figure. */
 static double
 time_backend (CfBackend * be, const CfSpec * spec, const CfLayout * layout,
-    const CfFrame * in, const CfFrame * out, double *cpu_ms)
+    const CfFrame * in, const CfFrame * out, const CfRegions * regions,
+    double *cpu_ms)
 {
   double *ms = g_new (double, opt_frames), med, c0 = 0.0;
   int i;
@@ -87,7 +91,8 @@ time_backend (CfBackend * be, const CfSpec * spec, const CfLayout * layout,
     gint64 t0 = g_get_monotonic_time ();
     GError *err = NULL;
 
-    if (!cf_backend_process (be, spec, layout, in, out, &err))
+    if (!cf_backend_process_regions (be, spec, layout, in, out, regions,
+            &err))
       g_error ("%s", err->message);
     if (i >= 0)
       ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
@@ -97,6 +102,40 @@ time_backend (CfBackend * be, const CfSpec * spec, const CfLayout * layout,
   med = ms[opt_frames / 2];
   g_free (ms);
   return med;
+}
+
+/* --regions: the same backend on the regions, into another frame and in
+ * place (the output frame starts as the input), beside the whole frame. */
+static void
+time_regions (CfBackend * be, const CfSpec * spec, const CfLayout * layout,
+    const CfFrame * in, const CfFrame * out, int w, int h, double whole_ms,
+    double whole_cpu)
+{
+  CfRegions r;
+  GError *err = NULL;
+  double ms, cpu, ip_ms = -1.0, ip_cpu = -1.0;
+  gint64 area = 0;
+
+  cf_regions_init (&r);
+  if (!cf_regions_parse (opt_regions, &r, &err))
+    g_error ("--regions: %s", err->message);
+  cf_regions_fit (&r, 0, w, h);
+  for (int i = 0; i < r.n_rects; i++)
+    area += (gint64) r.rects[i].w * r.rects[i].h;
+  ms = time_backend (be, spec, layout, in, out, &r, &cpu);
+  if (cf_backend_regions_in_place (be, spec, layout, &r)) {
+    memcpy (out->data[0], in->data[0], (gsize) in->stride[0] * h);
+    ip_ms = time_backend (be, spec, layout, out, out, &r, &ip_cpu);
+  }
+  printf ("  regions %.1f %% of the frame: %8.2f ms wall (%.1f %% of whole), "
+      "%8.2f ms cpu (%.1f %%); in place %8.2f ms wall (%.1f %%), %8.2f ms "
+      "cpu (%.1f %%)\n", 100.0 * area / ((double) w * h), ms,
+      100.0 * ms / whole_ms, cpu, 100.0 * cpu / whole_cpu, ip_ms,
+      100.0 * ip_ms / whole_ms, ip_cpu, 100.0 * ip_cpu / whole_cpu);
+  printf ("csv-regions,cpu,%s,%s,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+      opt_filter, opt_size, 100.0 * area / ((double) w * h), whole_ms,
+      whole_cpu, ms, cpu, ip_ms, ip_cpu);
+  cf_regions_reset (&r);
 }
 
 int
@@ -163,7 +202,8 @@ main (int argc, char **argv)
 
   if (opt_reference) {
     CfBackend *ref = cf_backend_new (CF_BACKEND_CPU_REFERENCE, -1, NULL);
-    double cpu, ms = time_backend (ref, spec, &layout, &in, &out, &cpu);
+    double cpu, ms = time_backend (ref, spec, &layout, &in, &out, NULL,
+        &cpu);
 
     printf ("%-10s %s %s %-10s %8.2f ms/frame wall, %8.2f ms cpu\n",
         "reference", opt_filter, opt_format, opt_size, ms, cpu);
@@ -183,12 +223,14 @@ main (int argc, char **argv)
       be = cf_backend_new (CF_BACKEND_CPU, -1, NULL);
       g_unsetenv ("CUDAFILTER_CPU_CONVOLUTION");
       cf_backend_set_cpu_threads (be, n);
-      ms = time_backend (be, spec, &layout, &in, &out, &cpu);
+      ms = time_backend (be, spec, &layout, &in, &out, NULL, &cpu);
       printf ("%-10s %s %s %-10s %8.2f ms/frame wall, %8.2f ms cpu (%s; %s)\n",
           "cpu", opt_filter, opt_format, opt_size, ms, cpu,
           cf_backend_describe (be), cf_backend_describe_plan (be));
       printf ("csv,cpu,%s,%s,%s,%d,%.3f,%.3f,%s,%d\n", opt_filter, opt_format,
           opt_size, n, ms, cpu, methods[m], spec->kp.kw);
+      if (opt_regions)
+        time_regions (be, spec, &layout, &in, &out, w, h, ms, cpu);
       cf_backend_free (be);
     }
   }

@@ -395,3 +395,23 @@ gst_cuda_filter_regions_can_pass (GstCudaFilter * self)
   gst_clear_caps (&out);
   return same;
 }
+
+gboolean
+gst_cuda_filter_regions_in_place (GstCudaFilter * self,
+    const CfRegions * regions, GstBuffer * inbuf)
+{
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  gboolean pushed, ok;
+
+  if (regions == NULL || regions->mode != CF_REGION_INSIDE
+      || !gst_buffer_is_writable (inbuf)
+      || !gst_buffer_is_all_memory_writable (inbuf)
+      || !gst_video_info_is_equal (&vfilter->in_info, &vfilter->out_info)
+      || !gst_cuda_filter_regions_can_pass (self))
+    return FALSE;
+  pushed = cudafilter_cuda_push (self);
+  ok = cf_backend_regions_in_place (self->backend, self->spec, &self->layout,
+      regions);
+  cudafilter_cuda_pop (pushed);
+  return ok;
+}

@@ -79,6 +79,14 @@ gboolean gst_cuda_filter_regions_input_in_bounds (GstCudaFilter * self,
 /* Whether an input buffer may leave as the output (both pads carry the
  * same memory). */
 gboolean gst_cuda_filter_regions_can_pass (GstCudaFilter * self);
+/* Whether the frame may be filtered in its own buffer (the output is the
+ * input, only the regions written): the engine runs these regions in
+ * place (cf_backend_regions_in_place), both pads carry the same caps
+ * and memory, and only this element holds the buffer.  The untouched
+ * rest of the frame is then neither copied nor, from system memory,
+ * moved across PCIe. */
+gboolean gst_cuda_filter_regions_in_place (GstCudaFilter * self,
+    const CfRegions * regions, GstBuffer * inbuf);
 
 G_END_DECLS
 

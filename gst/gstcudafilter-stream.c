@@ -518,7 +518,9 @@ frames_in_bounds (GstCudaFilter * self, CfPendingFrame * pf)
 
   if (gst_cuda_filter_frame_in_bounds (&pf->in, &why)) {
     which = "output";
-    if (gst_cuda_filter_frame_in_bounds (&pf->out, &why))
+    /* In place: the output is the input, mapped once. */
+    if (pf->out.buffer == NULL
+        || gst_cuda_filter_frame_in_bounds (&pf->out, &why))
       return TRUE;
   }
   GST_ELEMENT_ERROR (self, STREAM, FORMAT,
@@ -540,7 +542,7 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   GstFlowReturn ret;
   CfFrame in, out;
   GError *err = NULL;
-  gboolean device_ok, in_dev, out_dev, pushed, ok;
+  gboolean device_ok, in_dev, out_dev, pushed, ok, in_place;
 
   if (self->stream.depth == 0)
     choose_depth (self);
@@ -562,10 +564,14 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
     return submit_unchanged (self, inbuf);
   }
 
-  ret = PARENT_CLASS->prepare_output_buffer (trans, inbuf, &outbuf);
-  if (ret != GST_FLOW_OK || outbuf == NULL) {
-    gst_buffer_unref (inbuf);
-    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  /* Regions filtered in the input's own buffer: the rest stays put. */
+  in_place = gst_cuda_filter_regions_in_place (self, regions, inbuf);
+  if (!in_place) {
+    ret = PARENT_CLASS->prepare_output_buffer (trans, inbuf, &outbuf);
+    if (ret != GST_FLOW_OK || outbuf == NULL) {
+      gst_buffer_unref (inbuf);
+      return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+    }
   }
 
   /* Device planes only for a backend made in the buffers' context. */
@@ -576,8 +582,9 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   pf->inbuf = inbuf;
   pf->outbuf = outbuf;
   if (!cudafilter_cuda_map_frame (self, &pf->in, &vfilter->in_info,
-          inbuf, GST_MAP_READ, device_ok, &in_dev)) {
-    gst_buffer_unref (outbuf);
+          inbuf, in_place ? GST_MAP_READWRITE : GST_MAP_READ, device_ok,
+          &in_dev)) {
+    gst_clear_buffer (&outbuf);
     gst_buffer_unref (inbuf);
     g_free (pf);
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
@@ -588,7 +595,11 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
             GST_VIDEO_INFO_HEIGHT (&vfilter->in_info)), (NULL));
     return GST_FLOW_ERROR;
   }
-  if (!cudafilter_cuda_map_frame (self, &pf->out, &vfilter->out_info,
+  if (in_place) {
+    /* Mapped for writing while this element held the only reference. */
+    pf->outbuf = outbuf = gst_buffer_ref (inbuf);
+    out_dev = in_dev;
+  } else if (!cudafilter_cuda_map_frame (self, &pf->out, &vfilter->out_info,
           outbuf, GST_MAP_WRITE, device_ok, &out_dev)) {
     gst_video_frame_unmap (&pf->in);
     gst_buffer_unref (outbuf);
@@ -609,11 +620,15 @@ submit_frame (GstCudaFilter * self, GstBuffer * inbuf)
   log_memory_path (self, inbuf, outbuf, in_dev, out_dev);
 
   gst_cuda_filter_frame_from_video_frame (&pf->in, &in);
-  gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
   in.on_device = in_dev;
-  out.on_device = out_dev;
   in.wait_stream = cudafilter_cuda_wait_stream (inbuf, in_dev);
-  out.wait_stream = cudafilter_cuda_wait_stream (outbuf, out_dev);
+  if (in_place) {
+    out = in;
+  } else {
+    gst_cuda_filter_frame_from_video_frame (&pf->out, &out);
+    out.on_device = out_dev;
+    out.wait_stream = cudafilter_cuda_wait_stream (outbuf, out_dev);
+  }
   pushed = cudafilter_cuda_push (self);
   ok = cf_backend_submit_regions (self->backend, self->spec, &self->layout,
       &in, &out, regions, pf, &err);

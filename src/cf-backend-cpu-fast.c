@@ -22,6 +22,8 @@
 #include "cf-cpu-fft.h"
 #endif
 
+#define TILE_PLANS 8
+
 typedef struct
 {
   CfBackend parent;
@@ -30,6 +32,11 @@ typedef struct
   CfCpuBandFunc band;
   const char *isa;
   CfCpuPlan *plan;              /* for the last (spec, layout) */
+  /* Regions' tiles (CfBackend.tiling): direct plans for the last tile
+   * layouts, so static regions plan once; replaced in turn. */
+  CfCpuPlan *tile_plans[TILE_PLANS];
+  guint next_tile_plan;
+  const CfCpuPlan *run_plan;    /* the plan of the frame being filtered */
   CfNonlinCpu *nonlin;          /* the nonlinear operations' scratch */
   guint64 nonlin_serial;        /* the spec its plan name tells */
   CfConvMethod method;          /* CUDAFILTER_CPU_CONVOLUTION */
@@ -153,7 +160,7 @@ static void
 run_part (gpointer data, int index, int n_parts)
 {
   CfCpuFastBackend *self = data;
-  const CfCpuPlan *plan = self->plan;
+  const CfCpuPlan *plan = self->run_plan;
   int k;
 
   for (k = 0; k < plan->n_groups; k++) {
@@ -178,6 +185,41 @@ run_fft_part (gpointer data, int index, int n_parts)
   cf_cpu_fft_run (self->fft, self->in, self->out, index, n_parts);
 }
 #endif
+
+/* A region's tile: the direct sums (exactly the bytes the FFTs give). */
+static gboolean
+run_tile (CfCpuFastBackend * self, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out)
+{
+  CfCpuPlan *plan = NULL;
+  guint i;
+
+  for (i = 0; i < TILE_PLANS && plan == NULL; i++)
+    if (self->tile_plans[i] != NULL
+        && cf_cpu_plan_matches (self->tile_plans[i], spec, layout))
+      plan = self->tile_plans[i];
+  if (plan == NULL) {
+    i = self->next_tile_plan++ % TILE_PLANS;
+    cf_cpu_plan_free (self->tile_plans[i]);
+    plan = self->tile_plans[i] = cf_cpu_plan_new (spec, layout);
+  }
+  ensure_scratch (self, cf_cpu_pool_size (self->pool), plan->scratch_bytes);
+  self->run_plan = plan;
+  self->in = in;
+  self->out = out;
+  cf_cpu_pool_run (self->pool, run_part, self);
+  self->in = self->out = NULL;
+  return TRUE;
+}
+
+/* Tiles are exact for convolutions: FFTs run only where they give the
+ * direct sums' bytes. */
+static gboolean
+cpu_fast_tiles_exact (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout)
+{
+  return spec->kp.operation == CF_OPERATION_CONVOLVE;
+}
 
 static gboolean
 cpu_fast_process (CfBackend * backend, const CfSpec * spec,
@@ -208,6 +250,8 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
     cf_nonlin_cpu_run (self->nonlin, self->pool, spec, layout, in, out);
     return TRUE;
   }
+  if (backend->tiling)
+    return run_tile (self, spec, layout, in, out);
   if (self->plan == NULL || !cf_cpu_plan_matches (self->plan, spec, layout)) {
     cf_cpu_plan_free (self->plan);
     self->plan = cf_cpu_plan_new (spec, layout);
@@ -224,6 +268,7 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
   }
   ensure_scratch (self, cf_cpu_pool_size (self->pool),
       self->plan->scratch_bytes);
+  self->run_plan = self->plan;
   self->in = in;
   self->out = out;
 #ifdef HAVE_FFTW
@@ -245,6 +290,8 @@ cpu_fast_free (CfBackend * backend)
 
   cf_cpu_pool_free (self->pool);
   cf_cpu_plan_free (self->plan);
+  for (i = 0; i < TILE_PLANS; i++)
+    cf_cpu_plan_free (self->tile_plans[i]);
   cf_nonlin_cpu_free (self->nonlin);
 #ifdef HAVE_FFTW
   cf_cpu_fft_free (self->fft);
@@ -257,6 +304,7 @@ cpu_fast_free (CfBackend * backend)
 static const CfBackendClass cpu_fast_class = {
   .process = cpu_fast_process,
   .free = cpu_fast_free,
+  .tiles_exact = cpu_fast_tiles_exact,
 };
 
 CfBackend *

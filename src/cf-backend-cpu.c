@@ -174,6 +174,14 @@ cpu_process (CfBackend * backend, const CfSpec * spec,
   return TRUE;
 }
 
+/* Every sample is its own sum: tiles give the frame's bytes. */
+static gboolean
+cpu_tiles_exact (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout)
+{
+  return spec->kp.operation == CF_OPERATION_CONVOLVE;
+}
+
 static void
 cpu_free (CfBackend * backend)
 {
@@ -188,6 +196,7 @@ cpu_free (CfBackend * backend)
 static const CfBackendClass cpu_class = {
   .process = cpu_process,
   .free = cpu_free,
+  .tiles_exact = cpu_tiles_exact,
 };
 
 CfBackend *

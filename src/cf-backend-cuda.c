@@ -56,6 +56,10 @@ typedef struct
   unsigned short *d_scratch;
   size_t scratch_capacity;
 
+  /* The regions' tiles, filtered before any is written back. */
+  unsigned char *d_tiles;
+  size_t tiles_capacity;
+
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
   CfFft *fft;
@@ -80,12 +84,25 @@ typedef struct
   CfChannel channels[CF_MAX_CHANNELS];
 } CfCudaPlan;
 
+/* Direct kernels for the last tile shapes (static regions plan once). */
+#define TILE_PLANS 8
+
+typedef struct
+{
+  CfLaunchPlan *kernel;
+  guint64 serial;
+  int n_channels;
+  CfChannel channels[CF_MAX_CHANNELS];
+} CfTilePlan;
+
 typedef struct
 {
   CfBackend parent;
   int device;
   CfCudaSlot slots[MAX_SLOTS + 1];
   CfCudaPlan plan;
+  CfTilePlan tile_plans[TILE_PLANS];
+  guint next_tile_plan;
   gboolean have_plan;
   CfConvMethod method;          /* CUDAFILTER_CONVOLUTION */
 } CfBackendCuda;
@@ -198,6 +215,7 @@ slot_clear (CfCudaSlot * self)
   }
   cudaFree (self->d_dense);
   cudaFree (self->d_scratch);
+  cudaFree (self->d_tiles);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -609,6 +627,339 @@ copy_host_rows (const CfLayout * layout, const CfFrame * in,
         in->data[p] + (size_t) y * in->stride[p], layout->plane_row_bytes[p]);
 }
 
+/* Regions as tiles (cf-region-tiles.h): direct convolutions whose frames
+ * are both in host memory or both on the device.  FFTs (whose sums depend
+ * on the tiling), the nonlinear programs, pixelate and outside mode run
+ * over the whole frame; cf_region_tiles_make () says when the regions
+ * cover too much.  Fills the backend's tiles. */
+static gboolean
+plan_tiles (CfBackendCuda * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out)
+{
+  return in->on_device == out->on_device
+      && cf_backend_plan_tiles (&backend->parent, spec, layout,
+      backend->parent.regions);
+}
+
+/* The direct kernel runs (no FFT, no nonlinear program): its sums over a
+ * tile are the frame's. */
+static gboolean
+cf_backend_cuda_tiles_exact (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout)
+{
+  CfBackendCuda *self = (CfBackendCuda *) backend;
+  CfCudaCurrent previous;
+  gboolean ok;
+
+  if (!enter_device (self, &previous, NULL))
+    return FALSE;
+  ok = ensure_plan (self, spec, layout, NULL) && !self->plan.fft
+      && !self->plan.nonlin && self->plan.kernel != NULL;
+  leave_device (self, &previous);
+  return ok;
+}
+
+/* The direct kernel for a tile's channels, planned once per shape. */
+static gboolean
+tile_kernel (CfBackendCuda * backend, const CfSpec * spec,
+    const CfLayout * tl, CfLaunchPlan ** kernel, GError ** error)
+{
+  gsize bytes = sizeof (CfChannel) * tl->n_channels;
+  CfTilePlan *tp;
+
+  for (int i = 0; i < TILE_PLANS; i++) {
+    tp = &backend->tile_plans[i];
+    if (tp->kernel != NULL && tp->serial == spec->serial
+        && tp->n_channels == tl->n_channels
+        && memcmp (tp->channels, tl->channels, bytes) == 0) {
+      *kernel = tp->kernel;
+      return TRUE;
+    }
+  }
+  /* A launch copies what it reads: frames in flight keep theirs. */
+  tp = &backend->tile_plans[backend->next_tile_plan++ % TILE_PLANS];
+  g_clear_pointer (&tp->kernel, cf_launch_plan_free);
+  if (!cf_cuda_check (cf_launch_plan_new (tl->channels, tl->n_channels,
+              &spec->kp, &spec->sep, &tp->kernel),
+          "cf_launch_plan_new (a region's tile)", error)) {
+    tp->kernel = NULL;
+    return FALSE;
+  }
+  tp->serial = spec->serial;
+  tp->n_channels = tl->n_channels;
+  memcpy (tp->channels, tl->channels, bytes);
+  *kernel = tp->kernel;
+  return TRUE;
+}
+
+/* Tile `t`'s planes in the slot's tile memory from byte `at`; returns the
+ * byte after them. */
+static size_t
+tile_planes (const CfRegionTile * t, unsigned char *base, size_t at,
+    unsigned char *data[CF_MAX_PLANES], long long stride[CF_MAX_PLANES])
+{
+  for (int p = 0; p < t->layout.n_planes; p++) {
+    size_t pitch = ((size_t) t->layout.plane_row_bytes[p] + PITCH_ALIGN - 1)
+        & ~(size_t) (PITCH_ALIGN - 1);
+
+    data[p] = base ? base + at : NULL;
+    stride[p] = (long long) pitch;
+    at += pitch * (size_t) t->layout.plane_height[p];
+  }
+  return at;
+}
+
+/* A frame's device planes offset to tile `t`. */
+static void
+offset_planes (const CfRegionTile * t, unsigned char *const data[],
+    const long long stride[], unsigned char *out[CF_MAX_PLANES])
+{
+  for (int p = 0; p < t->layout.n_planes; p++)
+    out[p] = data[p] ? data[p] + (long long) t->plane_y[p] * stride[p] +
+        t->plane_x[p] : NULL;
+}
+
+/* The bytes (whole pixels) and rows of plane p that tile t's region
+ * covers, in the tile; FALSE: none. */
+static gboolean
+region_span (const CfRegionTile * t, int p, int *x0, int *x1, int *y0,
+    int *y1)
+{
+  *x0 = *y0 = G_MAXINT;
+  *x1 = *y1 = 0;
+  for (int c = 0; c < t->layout.n_channels; c++) {
+    const CfChannel *ch = &t->layout.channels[c];
+    const CfRect *r = &t->inner_ch[c];
+
+    if (ch->plane != p || r->w <= 0 || r->h <= 0)
+      continue;
+    *x0 = MIN (*x0, r->x * ch->pixel_stride);
+    *x1 = MAX (*x1, (r->x + r->w) * ch->pixel_stride);
+    *y0 = MIN (*y0, r->y);
+    *y1 = MAX (*y1, r->y + r->h);
+  }
+  *x1 = MIN (*x1, t->layout.plane_row_bytes[p]);
+  return *x1 > *x0 && *y1 > *y0;
+}
+
+/* The rows of plane p the tiles span (inner: their regions'); empty
+ * (y0 == y1) when none. */
+static void
+tile_band (const CfRegionTiles * tiles, int p, gboolean inner, int *y0,
+    int *y1)
+{
+  *y0 = G_MAXINT;
+  *y1 = 0;
+  for (int i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    int x0, x1, r0, r1;
+
+    if (p >= t->layout.n_planes)
+      continue;
+    if (inner) {
+      if (!region_span (t, p, &x0, &x1, &r0, &r1))
+        continue;
+    } else {
+      r0 = 0;
+      r1 = t->layout.plane_height[p];
+    }
+    *y0 = MIN (*y0, t->plane_y[p] + r0);
+    *y1 = MAX (*y1, t->plane_y[p] + r1);
+  }
+  if (*y1 <= *y0)
+    *y0 = *y1 = 0;
+}
+
+/* One frame as tiles.  The input's tiles (host frames: uploaded, each
+ * with the kernel's reach, into the staging input) are all filtered into
+ * the slot's tile memory first; then each tile's region is written into
+ * the output (host frames: into the staging input, whose rows around it
+ * are the input's, and downloaded from there); then the input around the
+ * regions, unless the output is the input.  In place nothing else of the
+ * frame is read, written or copied; a separate host output takes the
+ * band of rows the regions span from the GPU (as row_bands () does) and
+ * the other rows from the host. */
+static gboolean
+queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
+    const CfLayout * layout, const CfFrame * in, const CfFrame * out,
+    const int *dense, GError ** error)
+{
+  const CfRegionTiles *tiles = backend->parent.tiles;
+  const CfRegions *regions = backend->parent.regions;
+  gboolean host = !in->on_device;
+  gboolean same = memcmp (in->data, out->data, sizeof (in->data)) == 0;
+  size_t pitch[CF_MAX_PLANES] = { 0 }, off[CF_REGIONS_MAX], total = 0;
+  unsigned char *src[CF_MAX_PLANES] = { NULL }, *dst[CF_MAX_PLANES] = {
+  NULL};
+  long long src_stride[CF_MAX_PLANES] = { 0 }, dst_stride[CF_MAX_PLANES] = {
+  0};
+  int fw = regions->frame_width, fh = regions->frame_height;
+
+  for (int i = 0; i < tiles->n; i++) {
+    unsigned char *d[CF_MAX_PLANES];
+    long long st[CF_MAX_PLANES];
+
+    off[i] = total;
+    total = tile_planes (&tiles->tiles[i], NULL, total, d, st);
+  }
+  if (!ensure_plane (&self->d_tiles, &self->tiles_capacity, MAX (total, 1),
+          0, self->stream, error)
+      || !ensure_planes (self, layout, host, FALSE, pitch, error))
+    return FALSE;
+  for (int p = 0; p < layout->n_planes; p++) {
+    src[p] = host ? self->d_in[p] : in->data[p];
+    src_stride[p] = host ? (long long) pitch[p] : in->stride[p];
+    /* Host frames: the regions go into the staging input itself. */
+    dst[p] = host ? self->d_in[p] : out->data[p];
+    dst_stride[p] = host ? (long long) pitch[p] : out->stride[p];
+  }
+
+  /* Host frames: each tile's rows of the input, reach included; into a
+   * separate output, whole rows of the band the tiles span. */
+  for (int p = 0; host && !same && p < layout->n_planes; p++) {
+    int y0, y1, rows;
+
+    tile_band (tiles, p, FALSE, &y0, &y1);
+    rows = y1 - y0;
+    if (rows > 0 && layout->plane_row_bytes[p] > 0
+        && !cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p] + (size_t) y0 *
+                pitch[p], pitch[p], in->data[p] + (size_t) y0 *
+                in->stride[p], in->stride[p], layout->plane_row_bytes[p],
+                rows, cudaMemcpyHostToDevice, self->stream),
+            "cudaMemcpy2DAsync (the regions' rows up)", error))
+      return FALSE;
+  }
+  for (int i = 0; host && same && i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+
+    for (int p = 0; p < t->layout.n_planes; p++) {
+      size_t w = t->layout.plane_row_bytes[p];
+      int rows = t->layout.plane_height[p];
+
+      if (w == 0 || rows <= 0)
+        continue;
+      if (!cf_cuda_check (cudaMemcpy2DAsync (self->d_in[p] + (size_t)
+                  t->plane_y[p] * pitch[p] + t->plane_x[p], pitch[p],
+                  in->data[p] + (size_t) t->plane_y[p] * in->stride[p] +
+                  t->plane_x[p], in->stride[p], w, rows,
+                  cudaMemcpyHostToDevice, self->stream),
+              "cudaMemcpy2DAsync (a region's upload)", error))
+        return FALSE;
+    }
+  }
+
+  cudaEventRecord (self->kernel_start, self->stream);
+  for (int i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfLaunchPlan *kernel;
+    CfDeviceFrame df;
+
+    if (!tile_kernel (backend, spec, &t->layout, &kernel, error))
+      return FALSE;
+    memset (&df, 0, sizeof (df));
+    offset_planes (t, src, src_stride, (unsigned char **) df.src);
+    memcpy (df.src_stride, src_stride, sizeof (src_stride));
+    tile_planes (t, self->d_tiles, off[i], df.dst, df.dst_stride);
+    df.n_channels = t->layout.n_channels;
+    memcpy (df.channels, t->layout.channels,
+        sizeof (CfChannel) * t->layout.n_channels);
+    if (!cf_cuda_check (cf_launch_plan_run (kernel, &df, dense,
+                self->stream), "cf_launch_plan_run (a region's tile)", error))
+      return FALSE;
+  }
+  for (int i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfRegionArgs args;
+    CfDeviceFrame df;
+
+    memset (&df, 0, sizeof (df));
+    tile_planes (t, self->d_tiles, off[i], (unsigned char **) df.src,
+        df.src_stride);
+    offset_planes (t, dst, dst_stride, df.dst);
+    memcpy (df.dst_stride, dst_stride, sizeof (dst_stride));
+    df.n_channels = t->layout.n_channels;
+    memcpy (df.channels, t->layout.channels,
+        sizeof (CfChannel) * t->layout.n_channels);
+    /* The region in the tile's pixels: the tile starts on every
+     * channel's sample grid, so each channel's samples are the frame's
+     * rounded the same way. */
+    memset (&args, 0, sizeof (args));
+    args.n_rects = 1;
+    args.inside = 0;
+    args.rects[0].x = t->inner.x - t->outer.x;
+    args.rects[0].y = t->inner.y - t->outer.y;
+    args.rects[0].w = t->inner.w;
+    args.rects[0].h = t->inner.h;
+    for (int c = 0; c < layout->n_channels; c++) {
+      args.sx[c] = cf_regions_subsampling (fw, layout->channels[c].width);
+      args.sy[c] = cf_regions_subsampling (fh, layout->channels[c].height);
+    }
+    if (!cf_cuda_check (cf_launch_region_composite (&df, &args,
+                self->stream), "cf_launch_region_composite (a region)",
+            error))
+      return FALSE;
+  }
+  if (!host && !same) {
+    CfDeviceFrame df;
+
+    memset (&df, 0, sizeof (df));
+    for (int p = 0; p < layout->n_planes; p++) {
+      df.src[p] = in->data[p];
+      df.src_stride[p] = in->stride[p];
+      df.dst[p] = out->data[p];
+      df.dst_stride[p] = out->stride[p];
+    }
+    df.n_channels = layout->n_channels;
+    memcpy (df.channels, layout->channels,
+        sizeof (CfChannel) * layout->n_channels);
+    if (!composite (self, layout, regions, &df, error))
+      return FALSE;
+  }
+  cudaEventRecord (self->kernel_end, self->stream);
+  if (!host)
+    return order_consumer_after (self, out, error);
+
+  /* A separate output: the band's rows come down whole, the host copies
+   * the others from the input while the GPU works. */
+  for (int p = 0; !same && p < layout->n_planes; p++) {
+    int y0, y1, rows;
+
+    tile_band (tiles, p, TRUE, &y0, &y1);
+    rows = y1 - y0;
+    if (rows > 0 && layout->plane_row_bytes[p] > 0
+        && !cf_cuda_check (cudaMemcpy2DAsync (out->data[p] + (size_t) y0 *
+                out->stride[p], out->stride[p], self->d_in[p] + (size_t) y0
+                * pitch[p], pitch[p], layout->plane_row_bytes[p], rows,
+                cudaMemcpyDeviceToHost, self->stream),
+            "cudaMemcpy2DAsync (the regions' rows down)", error))
+      return FALSE;
+    copy_host_rows (layout, in, out, p, 0, MAX (y0, 0));
+    copy_host_rows (layout, in, out, p, MAX (y1, 0),
+        layout->plane_height[p]);
+  }
+  /* In place: each region's pixels come down over the input. */
+  for (int i = 0; same && i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+
+    for (int p = 0; p < t->layout.n_planes; p++) {
+      int x0, x1, y0, y1;
+      size_t at_dev, at_host;
+
+      if (!region_span (t, p, &x0, &x1, &y0, &y1))
+        continue;
+      at_dev = (size_t) (t->plane_y[p] + y0) * pitch[p] + t->plane_x[p] + x0;
+      at_host = (size_t) (t->plane_y[p] + y0) * out->stride[p] +
+          t->plane_x[p] + x0;
+      if (!cf_cuda_check (cudaMemcpy2DAsync (out->data[p] + at_host,
+                  out->stride[p], self->d_in[p] + at_dev, pitch[p], x1 - x0,
+                  y1 - y0, cudaMemcpyDeviceToHost, self->stream),
+              "cudaMemcpy2DAsync (a region's download)", error))
+        return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -633,6 +984,14 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     dense = self->d_dense;
   }
 
+  if (plan_tiles (backend, spec, layout, in, out))
+    return queue_tiles (backend, self, spec, layout, in, out, dense, error);
+  if (memcmp (in->data, out->data, sizeof (in->data)) == 0) {
+    g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM, "The output is "
+        "the input, but these regions are not filtered in place "
+        "(cf_backend_regions_in_place () is FALSE): give a separate output");
+    return FALSE;
+  }
   row_bands (spec, layout, backend->parent.regions, !in->on_device
       && !out->on_device, &bands);
   memset (&df, 0, sizeof (df));
@@ -786,6 +1145,8 @@ cf_backend_cuda_free (CfBackend * backend)
   for (int i = 0; i <= MAX_SLOTS; i++)
     slot_clear (&self->slots[i]);
   cf_launch_plan_free (self->plan.kernel);
+  for (int i = 0; i < TILE_PLANS; i++)
+    cf_launch_plan_free (self->tile_plans[i].kernel);
   if (entered)
     leave_device (self, &previous);
   /* cf_backend_free () owns the description. */
@@ -794,6 +1155,7 @@ cf_backend_cuda_free (CfBackend * backend)
 
 static const CfBackendClass cf_backend_cuda_class = {
   .handles_regions = TRUE,
+  .tiles_exact = cf_backend_cuda_tiles_exact,
   .process = cf_backend_cuda_process,
   .free = cf_backend_cuda_free,
   .submit = cf_backend_cuda_submit,

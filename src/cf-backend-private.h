@@ -7,6 +7,7 @@
 #define CF_BACKEND_PRIVATE_H
 
 #include "cf-backend.h"
+#include "cf-region-tiles.h"
 
 G_BEGIN_DECLS
 
@@ -29,6 +30,13 @@ typedef struct
    * composites after process () (host frames), and process () may read
    * them only to skip work the composite overwrites. */
   gboolean handles_regions;
+  /* Optional: whether the spec's output over a region's tile (a frame of
+   * its own, cf-region-tiles.h) equals the whole frame's there, as direct
+   * convolutions give (not FFTs).  The base then runs process () over the
+   * tiles only, with `tiling` set.  Backends that handle regions decide
+   * for themselves. */
+  gboolean (*tiles_exact) (CfBackend * backend, const CfSpec * spec,
+      const CfLayout * layout);
 } CfBackendClass;
 
 /* One frame in flight, from submit to wait: the only record of it. */
@@ -59,6 +67,13 @@ struct _CfBackend
   /* The regions of the frame being processed or submitted, NULL for the
    * whole frame: set by the base around the class's call only. */
   const CfRegions *regions;
+  /* Regions as tiles (cf-backend.c, the CUDA backend): the tiles of the
+   * frame being run, process () called on a tile, and the host memory the
+   * tiles are filtered into (kept, grown). */
+  CfRegionTiles *tiles;
+  gboolean tiling;
+  guint8 *tile_mem;
+  gsize tile_len;
 };
 
 CfBackend *cf_backend_cpu_new (GError ** error);
@@ -70,6 +85,13 @@ CfBackend *cf_backend_cuda_new (int device_id, GError ** error);
  * CF_REGIONS_MAX). */
 int cf_regions_for_channel (const CfRegions * regions, const CfChannel * ch,
     CfRect * out);
+/* What copying samples of a frame's layout takes: for each plane whose
+ * channels have the same samples and fill every byte of its pixels, one
+ * job of whole pixels (a copy per span, not per sample), else each of its
+ * channels; from[j] is the channel whose samples job j's are.  Returns
+ * how many (at most CF_MAX_CHANNELS). */
+int cf_layout_copy_jobs (const CfLayout * layout, CfChannel * jobs,
+    int *from);
 /* Host frames: copies the input samples the regions leave unfiltered
  * into the output (cf-region-composite.c). */
 void cf_regions_composite (const CfLayout * layout, const CfRegions * regions,
@@ -81,6 +103,13 @@ int cf_pixelate_block_for (int block, int frame, int ch);
  * the regions say (NULL: the whole frame) (cf-pixelate.c). */
 void cf_pixelate_frame (const CfLayout * layout, int block,
     const CfRegions * regions, const CfFrame * in, const CfFrame * out);
+
+/* Cuts the regions into backend->tiles when they run as tiles (one
+ * decision for every backend and for cf_backend_regions_in_place ()):
+ * inside regions, a spec cf_region_tiles_reach () takes, the backend's
+ * tiles_exact (), and tiles cf_region_tiles_make () takes. */
+gboolean cf_backend_plan_tiles (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions);
 
 /* Replaces the plan description (takes `name`). */
 void cf_backend_take_plan_name (CfBackend * backend, char *name);

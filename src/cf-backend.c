@@ -113,6 +113,8 @@ cf_backend_free (CfBackend * backend)
   g_free (backend->description);
   g_free (backend->plan);
   g_free (backend->warning);
+  g_free (backend->tiles);
+  g_free (backend->tile_mem);
   backend->klass->free (backend);
 }
 
@@ -191,6 +193,118 @@ check_regions (const CfRegions * regions, GError ** error)
   return TRUE;
 }
 
+gboolean
+cf_backend_plan_tiles (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions)
+{
+  int rx, ry;
+
+  if (regions == NULL || regions->mode != CF_REGION_INSIDE
+      || backend->klass->tiles_exact == NULL
+      || !cf_region_tiles_reach (spec, &rx, &ry)
+      || !backend->klass->tiles_exact (backend, spec, layout))
+    return FALSE;
+  if (backend->tiles == NULL)
+    backend->tiles = g_new0 (CfRegionTiles, 1);
+  return cf_region_tiles_make (layout, regions, rx, ry, backend->tiles);
+}
+
+gboolean
+cf_backend_regions_in_place (CfBackend * backend, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions)
+{
+  if (backend == NULL || spec == NULL || layout == NULL
+      || !check_regions (regions, NULL))
+    return FALSE;
+  return cf_backend_plan_tiles (backend, spec, layout, regions);
+}
+
+/* Tile `t`'s frame in the backend's tile memory from byte `at`; returns
+ * the byte after it.  Rows 64-byte aligned. */
+static gsize
+tile_memory_frame (CfBackend * backend, const CfRegionTile * t, gsize at,
+    CfFrame * frame)
+{
+  memset (frame, 0, sizeof (*frame));
+  for (int p = 0; p < t->layout.n_planes; p++) {
+    frame->stride[p] = (t->layout.plane_row_bytes[p] + 63) & ~63;
+    if (backend->tile_mem)
+      frame->data[p] = backend->tile_mem + at;
+    at += (gsize) frame->stride[p] * t->layout.plane_height[p];
+  }
+  return at;
+}
+
+/* Host frames: the filter over each region's tile only (plus the kernel's
+ * reach, read from the frame), into the backend's tile memory, then each
+ * tile's region into the output, then the input around them (not when the
+ * output is the input).  All tiles are filtered before any region is
+ * written, so an output that is the input still gives every tile the
+ * input's samples.  FALSE with *ran FALSE: the whole frame instead. */
+static gboolean
+run_tiles (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
+    const CfFrame * in, const CfFrame * out, const CfRegions * regions,
+    gboolean * ran, GError ** error)
+{
+  CfRegionTiles *tiles;
+  gsize off[CF_REGIONS_MAX], total = 0;
+  int i;
+  gboolean ok = TRUE;
+
+  *ran = FALSE;
+  if (!cf_backend_plan_tiles (backend, spec, layout, regions))
+    return FALSE;
+  tiles = backend->tiles;
+  *ran = TRUE;
+  for (i = 0; i < tiles->n; i++) {
+    CfFrame unused;
+
+    off[i] = total;
+    total = tile_memory_frame (backend, &tiles->tiles[i], total, &unused);
+  }
+  if (total > backend->tile_len) {
+    g_free (backend->tile_mem);
+    backend->tile_mem = g_malloc (total);
+    backend->tile_len = total;
+  }
+  backend->tiling = TRUE;
+  for (i = 0; i < tiles->n && ok; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfFrame tin, tout;
+
+    cf_region_tile_frame (t, in, &tin);
+    tile_memory_frame (backend, t, off[i], &tout);
+    ok = backend->klass->process (backend, spec, &t->layout, &tin, &tout,
+        error);
+  }
+  backend->tiling = FALSE;
+  if (!ok)
+    return FALSE;
+  for (i = 0; i < tiles->n; i++) {
+    const CfRegionTile *t = &tiles->tiles[i];
+    CfFrame tout;
+
+    tile_memory_frame (backend, t, off[i], &tout);
+    cf_region_tile_copy_inner (t, &tout, out);
+  }
+  if (memcmp (in->data, out->data, sizeof (in->data)) != 0)
+    cf_regions_composite (layout, regions, in, out);
+  return TRUE;
+}
+
+/* The output may be the input only where cf_backend_regions_in_place ()
+ * said so: whole frames read neighbours a filter has overwritten. */
+static gboolean
+in_place_allowed (const CfFrame * in, const CfFrame * out, GError ** error)
+{
+  if (memcmp (in->data, out->data, sizeof (in->data)) != 0)
+    return TRUE;
+  g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM,
+      "The output is the input, but these regions are not filtered in place "
+      "(cf_backend_regions_in_place () is FALSE): give a separate output");
+  return FALSE;
+}
+
 /* One frame, synchronously.  Backends that do not read the regions
  * filter the whole frame and the input is composited back where the
  * regions leave it alone; pixelate needs no backend (exact integer means,
@@ -208,6 +322,15 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     backend->regions = NULL;
     return ok;
   }
+  if (regions) {
+    gboolean ran;
+
+    ok = run_tiles (backend, spec, layout, in, out, regions, &ran, error);
+    if (ran)
+      return ok;
+  }
+  if (!in_place_allowed (in, out, error))
+    return FALSE;
   if (spec->kp.operation == CF_OPERATION_PIXELATE) {
     cf_pixelate_frame (layout, spec->kp.block, regions, in, out);
     return TRUE;
@@ -216,6 +339,7 @@ run_frame (CfBackend * backend, const CfSpec * spec, const CfLayout * layout,
     cf_regions_composite (layout, regions, in, out);
     return TRUE;
   }
+
   /* The backend may skip rows no region covers (cpu-fast). */
   backend->regions = regions;
   ok = backend->klass->process (backend, spec, layout, in, out, error);

@@ -90,6 +90,14 @@ gboolean cf_backend_process_regions (CfBackend * backend, const CfSpec * spec,
 gboolean cf_backend_submit_regions (CfBackend * backend, const CfSpec * spec,
     const CfLayout * layout, const CfFrame * in, const CfFrame * out,
     const CfRegions * regions, gpointer frame_data, GError ** error);
+/* Whether a frame with these regions may be given its input as its
+ * output (the same CfFrame for both): the regions run as tiles (direct
+ * convolutions over small inside regions, cf-region-tiles.h), which read
+ * every input sample they need before writing any, and the rest of the
+ * output is the input already.  FALSE: a separate output is needed. */
+gboolean cf_backend_regions_in_place (CfBackend * backend,
+    const CfSpec * spec, const CfLayout * layout, const CfRegions * regions);
+
 /* A frame that needs no filtering (no region in CF_REGION_INSIDE mode):
  * it takes its place among the frames in flight, so it completes in order,
  * and costs nothing (the caller passes its input on). */

@@ -24,6 +24,52 @@ cf_regions_for_channel (const CfRegions * regions, const CfChannel * ch,
   return n;
 }
 
+int
+cf_layout_copy_jobs (const CfLayout * layout, CfChannel * jobs, int *from)
+{
+  int n = 0;
+
+  for (int p = 0; p < layout->n_planes; p++) {
+    guint8 covered[16] = { 0 };
+    const CfChannel *first = NULL;
+    gboolean whole = TRUE;
+    int ps = 0;
+
+    for (int c = 0; c < layout->n_channels && whole; c++) {
+      const CfChannel *ch = &layout->channels[c];
+
+      if (ch->plane != p)
+        continue;
+      if (first == NULL) {
+        first = ch;
+        ps = ch->pixel_stride;
+      }
+      whole = ps > 0 && ps <= 16 && ch->pixel_stride == ps
+          && ch->width == first->width && ch->height == first->height
+          && ch->offset >= 0 && ch->offset + ch->word_bytes <= ps;
+      for (int b = 0; whole && b < ch->word_bytes; b++)
+        covered[ch->offset + b] = 1;
+    }
+    for (int b = 0; whole && b < ps; b++)
+      whole = covered[b];
+    if (first != NULL && whole) {
+      /* One job of whole pixels: every byte belongs to a channel with
+       * the same samples, so the same rectangles. */
+      jobs[n] = *first;
+      jobs[n].offset = 0;
+      jobs[n].word_bytes = ps;
+      from[n++] = first - layout->channels;
+      continue;
+    }
+    for (int c = 0; c < layout->n_channels; c++)
+      if (layout->channels[c].plane == p) {
+        jobs[n] = layout->channels[c];
+        from[n++] = c;
+      }
+  }
+  return n;
+}
+
 typedef struct
 {
   int x0, x1;
@@ -102,12 +148,11 @@ void
 cf_regions_composite (const CfLayout * layout, const CfRegions * regions,
     const CfFrame * in, const CfFrame * out)
 {
-  int c;
+  CfChannel jobs[CF_MAX_CHANNELS];
+  int from[CF_MAX_CHANNELS];
+  int n = cf_layout_copy_jobs (layout, jobs, from);
 
-  for (c = 0; c < layout->n_channels; c++) {
-    const CfChannel *ch = &layout->channels[c];
-
-    if (ch->width > 0 && ch->height > 0)
-      composite_channel (ch, regions, in, out);
-  }
+  for (int j = 0; j < n; j++)
+    if (jobs[j].width > 0 && jobs[j].height > 0)
+      composite_channel (&jobs[j], regions, in, out);
 }

@@ -337,6 +337,116 @@ test_backends_composite (void)
       }
 }
 
+/* Regions small enough to run as tiles (the region plus the kernel's
+ * reach, cut from the frame): odd corners and sizes, at and one sample
+ * from every edge, overlapping, and one wider than the kernel's reach from
+ * the edge; asymmetric and long kernels, every border but wrap; the output
+ * in a buffer of its own and the input's own buffer (in place). */
+static void
+run_tiles (CfBackendKind kind, const Format * base, const CfParams * params,
+    const char *text, gboolean in_place)
+{
+  Format fmt = *base;
+  CfSpec *spec;
+  CfBackend *be = cf_backend_new (kind, -1, NULL);
+  CfRegions r;
+  Frames f;
+  CfFrame in, whole, got;
+
+  /* Large enough that the tiles cover less than half the frame. */
+  fmt.width = 97;
+  fmt.height = 61;
+  frames_init (&f, &fmt);
+  spec = cf_spec_new (params, fmt.sample_bytes, NULL);
+  g_assert_nonnull (spec);
+  in = frame_of (&f, f.in);
+  whole = frame_of (&f, f.whole);
+  got = frame_of (&f, f.got);
+  cf_regions_init (&r);
+  g_assert_true (cf_regions_parse (text, &r, NULL));
+  cf_regions_fit (&r, 0, fmt.width, fmt.height);
+
+  g_assert_true (cf_backend_process (be, spec, &f.layout, &in, &whole, NULL));
+  /* Tiles (what in place needs) unless they would cover half the frame:
+   * long kernels on overlapping regions. */
+  if (in_place && !cf_backend_regions_in_place (be, spec, &f.layout, &r)) {
+    GError *error = NULL;
+
+    g_assert_true (spec->kp.kw > 5);
+    g_assert_false (cf_backend_process_regions (be, spec, &f.layout, &got,
+            &got, &r, &error));
+    g_assert_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM);
+    g_clear_error (&error);
+    in_place = FALSE;
+  }
+  if (in_place) {
+    for (int p = 0; p < f.layout.n_planes; p++)
+      memcpy (f.got[p], f.in[p], (gsize) f.stride[p] *
+          f.layout.plane_height[p]);
+    g_assert_true (cf_backend_process_regions (be, spec, &f.layout, &got,
+            &got, &r, NULL));
+  } else {
+    g_assert_true (cf_backend_process_regions (be, spec, &f.layout, &in,
+            &got, &r, NULL));
+  }
+  check_composite (&f, &r, fmt.sample_bytes);
+
+  cf_regions_reset (&r);
+  cf_spec_free (spec);
+  cf_backend_free (be);
+  frames_clear (&f);
+}
+
+static void
+test_tiles (void)
+{
+  static const CfBackendKind kinds[] = { CF_BACKEND_CPU_REFERENCE,
+    CF_BACKEND_CPU
+  };
+  static const char *const texts[] = {
+    "0,0,3,2",                  /* the corner */
+    "1,1,5,3; 90,55,7,6",       /* one sample in; the far corner */
+    "94,3,3,9; 3,58,11,3",      /* the right and the bottom edge */
+    "33,21,9,7; 37,24,13,5",    /* overlapping, inside */
+    "41,0,1,61",                /* a column, edge to edge */
+    "13,17,1,1; 60,30,2,1; 7,40,4,4",   /* tiny, three */
+  };
+  static const char *const kernels[] = {
+    "1 2 3 4 5 6 7",            /* a row, anchor 3 */
+    "1 0 2; 0 -1 0; 3 1 0; 1 1 1; 0 2 0",       /* 3x5, asymmetric */
+  };
+  CfParams params[6];
+  int n = 0;
+
+  cf_params_init (&params[n]);
+  params[n].filter = CF_FILTER_BOX;
+  params[n++].kernel_size = 5;
+  cf_params_init (&params[n]);
+  params[n].filter = CF_FILTER_GAUSSIAN;
+  params[n].sigma = 2.5;
+  params[n++].border = CF_BORDER_REPLICATE;
+  cf_params_init (&params[n]);
+  params[n].filter = CF_FILTER_SOBEL;
+  params[n++].border = CF_BORDER_CONSTANT;
+  cf_params_init (&params[n]);
+  params[n].filter = CF_FILTER_SHARPEN;
+  params[n].border = CF_BORDER_REFLECT;
+  params[n].sigma = 1.5;
+  params[n++].amount = 1.0;
+  for (guint k = 0; k < G_N_ELEMENTS (kernels); k++) {
+    cf_params_init (&params[n]);
+    params[n].filter = CF_FILTER_CUSTOM;
+    params[n++].kernel = kernels[k];
+  }
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+      for (int q = 0; q < n; q++)
+        for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+          for (int in_place = 0; in_place < 2; in_place++)
+            run_tiles (kinds[k], &formats[i], &params[q], texts[t],
+                in_place);
+}
+
 /* Submitted frames keep their own regions; an unchanged frame holds its
  * place in the order. */
 static void
@@ -390,6 +500,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regions/merge", test_merge);
   g_test_add_func ("/regions/chroma-rounding", test_chroma_rounding);
   g_test_add_func ("/regions/backends-composite", test_backends_composite);
+  g_test_add_func ("/regions/tiles", test_tiles);
   g_test_add_func ("/regions/submit-order", test_submit_order);
   g_test_add_func ("/regions/unfitted-refused", test_unfitted_refused);
   return g_test_run ();

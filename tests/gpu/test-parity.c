@@ -521,14 +521,39 @@ run_regions_into (CfBackend * backend, TestFrame * f, const CfSpec * spec,
   g_assert_no_error (error);
 }
 
+/* The CUDA backend's frame in place (the output is the input, as the
+ * element gives it when the regions run as tiles): the input's bytes
+ * copied into the output frame, padding canaries kept, filtered there. */
+static void
+run_regions_in_place (CfBackend * backend, TestFrame * f,
+    const CfSpec * spec, const CfRegions * r)
+{
+  GError *error = NULL;
+
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    memset (f->gpu_out.data[p], CANARY, f->size[p]);
+    for (int y = 0; y < f->layout.plane_height[p]; y++)
+      memcpy (f->gpu_out.data[p] + (gsize) y * f->gpu_out.stride[p],
+          f->in.data[p] + (gsize) y * f->in.stride[p],
+          f->layout.plane_row_bytes[p]);
+  }
+  g_assert_true (cf_backend_process_regions (backend, spec, &f->layout,
+          &f->gpu_out, &f->gpu_out, r, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_regions (void)
 {
   /* Regions touching the top and the bottom edge too: host frames send
-   * only their rows (and the kernel's reach) across PCIe. */
+   * only their rows (and the kernel's reach) across PCIe.  Small ones at
+   * odd places, at and one sample from every edge and overlapping, run as
+   * tiles (the region plus the kernel's reach) on the larger frames. */
   static const char *const lists[] = {
     "3,1,7,5; 12,9,400,3; 5,3,2,2", "0,0,1,1", "", "1,1,1000,1000",
-    "4,9,6,500", "2,30,9,2"
+    "4,9,6,500", "2,30,9,2", "0,0,3,2; 330,209,3,2; 1,1,5,3",
+    "331,5,2,17; 7,208,13,3; 62,47,2,1", "101,77,9,7; 105,80,13,5",
+    "41,0,1,211; 0,100,1,1"
   };
   static const char *const names[] = { "box-3", "gaussian-s2.5",
     "custom-4x2", "pixelate-5", "median-5", "dilate-rect-5-it3"
@@ -572,6 +597,15 @@ test_regions (void)
             if (!outputs_match (&f, what))
               failures++;
             g_free (what);
+            if (cf_backend_regions_in_place (gpu, spec, &f.layout, &r)) {
+              run_regions_in_place (gpu, &f, spec, &r);
+              what = g_strdup_printf ("%s %s %dx%d regions \"%s\" in place",
+                  cases[k]->name, layout_names[li], rsizes[si].w,
+                  rsizes[si].h, lists[t]);
+              if (!outputs_match (&f, what))
+                failures++;
+              g_free (what);
+            }
             test_frame_clear (&f);
             cf_regions_reset (&r);
           }
@@ -579,6 +613,118 @@ test_regions (void)
     }
   g_rand_free (rand);
   g_assert_cmpint (failures, ==, 0);
+}
+
+#ifdef HAVE_CUDA
+/* Device frames: f's input uploaded (out_stride rows in place, canary
+ * padding), filtered by the CUDA backend on the device into a separate
+ * device output or in place, and its output downloaded into gpu_out. */
+static void
+run_regions_device (CfBackend * backend, TestFrame * f, const CfSpec * spec,
+    const CfRegions * r, gboolean in_place)
+{
+  CfFrame din, dout;
+  GError *error = NULL;
+
+  memset (&din, 0, sizeof (din));
+  memset (&dout, 0, sizeof (dout));
+  din.on_device = dout.on_device = 1;
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    int rows = f->layout.plane_height[p];
+
+    dout.stride[p] = f->gpu_out.stride[p];
+    g_assert_cmpint (cudaMalloc ((void **) &dout.data[p], f->size[p]), ==,
+        0);
+    g_assert_cmpint (cudaMemset (dout.data[p], CANARY, f->size[p]), ==, 0);
+    if (in_place) {
+      din.data[p] = dout.data[p];
+      din.stride[p] = dout.stride[p];
+    } else {
+      din.stride[p] = f->in.stride[p];
+      g_assert_cmpint (cudaMalloc ((void **) &din.data[p],
+              (gsize) din.stride[p] * rows), ==, 0);
+    }
+    g_assert_cmpint (cudaMemcpy2D (din.data[p], din.stride[p],
+            f->in.data[p], f->in.stride[p], f->layout.plane_row_bytes[p],
+            rows, cudaMemcpyHostToDevice), ==, 0);
+  }
+  g_assert_true (cf_backend_process_regions (backend, spec, &f->layout, &din,
+          &dout, r, &error));
+  g_assert_no_error (error);
+  for (int p = 0; p < f->layout.n_planes; p++) {
+    g_assert_cmpint (cudaMemcpy (f->gpu_out.data[p], dout.data[p],
+            f->size[p], cudaMemcpyDeviceToHost), ==, 0);
+    if (!in_place)
+      cudaFree (din.data[p]);
+    cudaFree (dout.data[p]);
+  }
+}
+#endif
+
+/* Regions on device frames (CUDA memory): tiles launched over the regions
+ * only, into a separate output and in place, give the CPU's bytes. */
+static void
+test_regions_device (void)
+{
+  if (!need_device ())
+    return;
+#ifdef HAVE_CUDA
+  static const char *const lists[] = {
+    "0,0,3,2; 330,209,3,2; 1,1,5,3", "331,5,2,17; 7,208,13,3; 62,47,2,1",
+    "101,77,9,7; 105,80,13,5", "1,1,1000,1000"
+  };
+  static const char *const names[] = { "box-3", "gaussian-s2.5",
+    "custom-4x2"
+  };
+  GRand *rand;
+  int failures = 0;
+
+  rand = g_rand_new_with_seed (0x5f);
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++) {
+    const FilterCase *fc = NULL;
+
+    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+      if (g_strcmp0 (filter_cases[i].name, names[k]) == 0)
+        fc = &filter_cases[i];
+    g_assert_nonnull (fc);
+    for (int li = 0; li < N_LAYOUTS; li++) {
+      CfSpec *spec = make_spec (fc, li % 2 ? CF_BORDER_REFLECT101 :
+          CF_BORDER_REPLICATE, layout_depth (li));
+
+      for (guint t = 0; t < G_N_ELEMENTS (lists); t++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+          TestFrame f = { 0 };
+          CfRegions r;
+          char *what;
+
+          cf_regions_init (&r);
+          g_assert_true (cf_regions_parse (lists[t], &r, NULL));
+          cf_regions_fit (&r, 0, 333, 211);
+          make_layout (&f.layout, li, 333, 211);
+          test_frame_alloc (&f, rand);
+          if (in_place && !cf_backend_regions_in_place (gpu, spec, &f.layout,
+                  &r)) {
+            test_frame_clear (&f);
+            cf_regions_reset (&r);
+            continue;
+          }
+          run_regions_into (cpu, &f, spec, &r, &f.cpu_out);
+          run_regions_device (gpu, &f, spec, &r, in_place);
+          what = g_strdup_printf ("%s %s 333x211 regions \"%s\" device%s",
+              fc->name, layout_names[li], lists[t],
+              in_place ? " in place" : "");
+          if (!outputs_match (&f, what))
+            failures++;
+          g_free (what);
+          test_frame_clear (&f);
+          cf_regions_reset (&r);
+        }
+      cf_spec_free (spec);
+    }
+  }
+  g_rand_free (rand);
+  g_assert_cmpint (failures, ==, 0);
+#endif
 }
 
 /* One full-HD frame, so the grid spans many tiles in x and y. */
@@ -1185,6 +1331,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
   g_test_add_func ("/gpu-parity/regions", test_regions);
+  g_test_add_func ("/gpu-parity/regions-device", test_regions_device);
   for (guint i = 0; i < G_N_ELEMENTS (fft_cases); i++) {
     char *path = g_strdup_printf ("/gpu-parity/fft/%s", fft_cases[i].name);
     g_test_add_data_func (path, &fft_cases[i], test_fft);

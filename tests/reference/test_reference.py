@@ -142,6 +142,14 @@ VARIANTS = [
      {"kernel-size": 5, "regions": "3,2,7,5; 10,30,100,4"}),
     ("box k=3 outside", "box",
      {"kernel-size": 3, "regions": "3,2,7,5", "outside": None}),
+    # small regions at odd places, at and next to every edge of 160x120,
+    # overlapping: run as tiles that read the frame around them
+    ("gaussian s=1.5 regions at the edges", "gaussian",
+     {"sigma": 1.5,
+      "regions": "0,0,3,2; 157,1,3,7; 61,117,9,3; 100,50,5,5; 102,52,6,4"}),
+    ("custom 3x5 regions at the edges", "custom",
+     {"kernel": "1 0 2; 0 -1 0; 3 1 0; 1 1 1; 0 2 0",
+      "regions": "1,0,4,3; 155,115,5,5; 40,60,1,1; 0,119,1,1"}),
 ]
 
 
