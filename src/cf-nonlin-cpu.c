@@ -6,15 +6,19 @@
  * pass of the spec's program (CfNonlin) over bands of rows on the thread
  * pool.  The rows a window reads are expanded once with their border into
  * a ring of plain 16-bit rows, so the operations are loops over arrays
- * with no border logic: min/max lane by lane, a median-of-nine network
- * for 3x3, the 8-bit median of larger windows with a sliding histogram
- * (Huang), deeper ones by selection, the bilateral with the spec's integer
+ * with no border logic (cf-nonlin-rows.c, vectorised per instruction
+ * set): min/max lane by lane, rows of a rectangle by van Herk / Gil-Werman
+ * when long, an element's rows as runs, medians up to 7x7 by a selection
+ * network over whole rows, the 8-bit median of larger windows with a
+ * sliding histogram (Huang), deeper ones by selection, the bilateral with
+ * the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
  * same bytes).  Steps without row code (differences, and a new step until
  * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
  * kernel does: adding an operation needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
+#include "cf-nonlin-rows.h"
 #include "cf-nonlin.h"
 #include "cf-backend.h"
 
@@ -36,6 +40,7 @@ typedef struct
 
 struct _CfNonlinCpu
 {
+  const CfNlRows *rows;         /* the instruction set's row kernels */
   guint16 *scratch;
   gsize scratch_len;
   PartScratch parts[CF_CPU_MAX_THREADS];
@@ -55,10 +60,27 @@ typedef struct
   int kw, kh, ax, ay;
 } Window;
 
-CfNonlinCpu *
-cf_nonlin_cpu_new (void)
+/* The row kernels of instruction set `isa` (cf_cpu_band_func's name). */
+static const CfNlRows *
+rows_for (const char *isa)
 {
-  return g_new0 (CfNonlinCpu, 1);
+#if defined(CF_CPU_X86_VARIANTS)
+  if (g_strcmp0 (isa, "avx512") == 0)
+    return &cf_nl_rows_avx512;
+  if (g_strcmp0 (isa, "avx2") == 0)
+    return &cf_nl_rows_avx2;
+#endif
+  (void) isa;
+  return &cf_nl_rows_portable;
+}
+
+CfNonlinCpu *
+cf_nonlin_cpu_new (const char *isa)
+{
+  CfNonlinCpu *self = g_new0 (CfNonlinCpu, 1);
+
+  self->rows = rows_for (isa);
+  return self;
 }
 
 void
@@ -228,30 +250,17 @@ select_rank (guint16 * a, int n, int rank)
   return a[rank];
 }
 
-/* Medians of one row of outputs from the k expanded rows. */
+/* Medians of one row of outputs from the k expanded rows: the network
+ * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster. */
 static void
-median_row (const guint16 * const *rows, int k, int w, int rank,
-    gboolean bytes, guint32 * hist, guint16 * gather, gint32 * out)
+median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
+    int rank, gboolean bytes, guint32 * hist, guint16 * gather, guint16 * out)
 {
   int x, i, j;
 
-  if (k == 3) {
-    /* Paeth's median of nine: 19 compare-exchanges, no branches. */
-#define SORT2(a, b) { int t_ = MIN (p[a], p[b]); p[b] = MAX (p[a], p[b]); \
-      p[a] = t_; }
-    for (x = 0; x < w; x++) {
-      int p[9];
-
-      for (j = 0; j < 3; j++)
-        for (i = 0; i < 3; i++)
-          p[j * 3 + i] = rows[j][x + i];
-      SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 1); SORT2 (3, 4);
-      SORT2 (6, 7); SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 3);
-      SORT2 (5, 8); SORT2 (4, 7); SORT2 (3, 6); SORT2 (1, 4); SORT2 (2, 5);
-      SORT2 (4, 7); SORT2 (4, 2); SORT2 (6, 4); SORT2 (4, 2);
-      out[x] = p[4];
-    }
-#undef SORT2
+  if (rank == (k * k - 1) / 2 && (k <= 5 ||
+          (k <= CF_NL_ROWS_MAX_NETWORK && !bytes))) {
+    kr->median (rows, k, w, out);
     return;
   }
   if (!bytes || k < 7) {
@@ -294,27 +303,36 @@ median_row (const guint16 * const *rows, int k, int w, int rank,
   }
 }
 
+/* Min or max of a row pass (a line of kw), a column pass (kh rows) or an
+ * element (each of its rows as runs of ones). */
 static void
-minmax_rows (const guint16 * const *rows, const Window * win,
-    const int *se, gboolean max, int w, int maxval, gint32 * out)
+minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
+    const Window * win, const int *se, gboolean max, int w, int maxval,
+    guint16 * tmp, guint16 * line, guint16 * out)
 {
   int x, i, j;
 
+  if (se == NULL && win->kh == 1) {
+    kr->line (rows[0], win->kw, w, max, tmp, out);
+    return;
+  }
   for (x = 0; x < w; x++)
     out[x] = max ? 0 : maxval;
   for (j = 0; j < win->kh; j++)
     for (i = 0; i < win->kw; i++) {
-      const guint16 *r = rows[j] + i;
+      int e = i;
 
       if (se != NULL && !se[j * win->kw + i])
         continue;
-      if (max) {
-        for (x = 0; x < w; x++)
-          out[x] = r[x] > out[x] ? r[x] : out[x];
+      while (se != NULL && e + 1 < win->kw && se[j * win->kw + e + 1])
+        e++;
+      if (e == i) {
+        kr->accumulate (out, rows[j] + i, w, max);
       } else {
-        for (x = 0; x < w; x++)
-          out[x] = r[x] < out[x] ? r[x] : out[x];
+        kr->line (rows[j] + i, e - i + 1, w, max, tmp, line);
+        kr->accumulate (out, line, w, max);
       }
+      i = e;
     }
 }
 
@@ -323,7 +341,7 @@ minmax_rows (const guint16 * const *rows, const Window * win,
 static void
 bilateral_row (const guint16 * const *rows[3], int n, int own,
     const Window * win, const CfNonlin * nl, const int *table, int w,
-    gint64 * sum, gint64 * wsum, gint32 * out)
+    gint64 * sum, gint64 * wsum, guint16 * out)
 {
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
@@ -352,7 +370,7 @@ bilateral_row (const guint16 * const *rows[3], int n, int own,
     }
   }
   for (x = 0; x < w; x++)
-    out[x] = (gint32) ((sum[x] + wsum[x] / 2) / wsum[x]);
+    out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
 }
 
 /* Carves the part's scratch: rings of n_images x kh rows, the output row,
@@ -360,7 +378,9 @@ bilateral_row (const guint16 * const *rows[3], int n, int own,
 typedef struct
 {
   Ring rings[3];
-  gint32 *out;
+  guint16 *out;
+  guint16 *line;                /* a line's min/max: w samples */
+  guint16 *tmp;                 /* its prefixes and suffixes: 2 pitch */
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
@@ -372,7 +392,8 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
   gsize pitch = (gsize) w + win->kw - 1;
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
-  gsize need = n_images * (ring + have) + align64 (w * sizeof (gint32)) +
+  gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
+      align64 (2 * pitch * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
       align64 ((gsize) win->kw * win->kh * sizeof (guint16));
   guint8 *p;
@@ -393,8 +414,12 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
       c->rings[i].have[s] = G_MININT;
     p += have;
   }
-  c->out = (gint32 *) p;
-  p += align64 (w * sizeof (gint32));
+  c->out = (guint16 *) p;
+  p += align64 (w * sizeof (guint16));
+  c->line = (guint16 *) p;
+  p += align64 (w * sizeof (guint16));
+  c->tmp = (guint16 *) p;
+  p += align64 (2 * pitch * sizeof (guint16));
   c->sum = (gint64 *) p;
   p += align64 (w * sizeof (gint64));
   c->wsum = (gint64 *) p;
@@ -405,7 +430,7 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
 }
 
 static void
-store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
+store_row (const CfNonlinCpu * self, int c, int y, const guint16 * v)
 {
   const CfChannel *ch = &self->layout->channels[c];
   const CfNlPass *p = self->pass;
@@ -429,8 +454,7 @@ store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
     guint16 *row = self->scratch + (gsize) p->dst * self->image_len +
         self->chan_off[c] + (gsize) y * ch->width;
 
-    for (x = 0; x < ch->width; x++)
-      row[x] = (guint16) v[x];
+    memcpy (row, v, ch->width * sizeof (guint16));
   }
 }
 
@@ -513,13 +537,9 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
 
       for (x = 0; x < w; x++)
         cv.out[x] = max ? 0 : kp->maxval;
-      for (j = 0; j < win.kh; j++) {
-        const guint16 *r = ring_row (&cv.rings[0], &ims[0], &win,
-            y - win.ay + j, kp);
-
-        for (x = 0; x < w; x++)
-          cv.out[x] = max ? MAX (cv.out[x], r[x]) : MIN (cv.out[x], r[x]);
-      }
+      for (j = 0; j < win.kh; j++)
+        self->rows->accumulate (cv.out, ring_row (&cv.rings[0], &ims[0],
+                &win, y - win.ay + j, kp), w, max);
       store_row (self, c, y, cv.out);
       continue;
     }
@@ -529,20 +549,21 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             kp);
     switch (p->step) {
       case CF_NL_MEDIAN:
-        median_row (rows[0], win.kw, w, spec->nl.rank, kp->maxval == 255,
-            cv.hist, cv.gather, cv.out);
+        median_row (self->rows, rows[0], win.kw, w, spec->nl.rank,
+            kp->maxval == 255, cv.hist, cv.gather, cv.out);
         break;
       case CF_NL_MIN_ROW:
       case CF_NL_MAX_ROW:
       case CF_NL_MIN_COL:
       case CF_NL_MAX_COL:
-        minmax_rows (rows[0], &win, NULL, p->step == CF_NL_MAX_ROW
-            || p->step == CF_NL_MAX_COL, w, kp->maxval, cv.out);
+        minmax_rows (self->rows, rows[0], &win, NULL,
+            p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL, w,
+            kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_MIN_SE:
       case CF_NL_MAX_SE:
-        minmax_rows (rows[0], &win, spec->table, p->step == CF_NL_MAX_SE, w,
-            kp->maxval, cv.out);
+        minmax_rows (self->rows, rows[0], &win, spec->table,
+            p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
         bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,

@@ -1,0 +1,154 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter engine: the fast CPU backend's nonlinear row kernels, compiled
+ * once per instruction set (CF_CPU_VARIANT: portable, avx2, avx512) with
+ * -O3.  Every loop is over whole arrays of 16-bit samples with min and max
+ * only, which gcc vectorises, and which are exact at every depth. */
+#include <string.h>
+#include "cf-nonlin-rows.h"
+
+#define CF_CAT_(a, b) a ## b
+#define CF_CAT(a, b) CF_CAT_ (a, b)
+
+/* Lanes of one chunk of outputs: the network's samples stay in L1. */
+#define CHUNK 128
+
+static inline void
+cswap (guint16 * restrict a, guint16 * restrict b, int n)
+{
+  int x;
+
+  for (x = 0; x < n; x++) {
+    const guint16 lo = MIN (a[x], b[x]), hi = MAX (a[x], b[x]);
+
+    a[x] = lo;
+    b[x] = hi;
+  }
+}
+
+/* 3 x 3: each column of three sorted once (shared by the three windows
+ * holding it); the median is the median of the largest column minimum,
+ * the median of the column medians and the smallest column maximum. */
+static void
+median3 (const guint16 * const *rows, int w, guint16 * restrict out)
+{
+  guint16 lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];
+  int x0, x;
+
+  for (x0 = 0; x0 < w; x0 += CHUNK) {
+    const int n = MIN (CHUNK, w - x0);
+    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0, *r2 = rows[2] + x0;
+
+    for (x = 0; x < n + 2; x++) {
+      const guint16 a = r0[x], b = r1[x], c = r2[x];
+      const guint16 l = MIN (a, b), h = MAX (a, b);
+
+      lo[x] = MIN (l, c);
+      hi[x] = MAX (h, c);
+      mid[x] = MAX (l, MIN (h, c));
+    }
+    for (x = 0; x < n; x++) {
+      const guint16 a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);
+      const guint16 c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);
+      const guint16 l = MIN (mid[x], mid[x + 1]), h = MAX (mid[x], mid[x + 1]);
+      const guint16 b = MAX (l, MIN (h, mid[x + 2]));
+      const guint16 l2 = MIN (a, b), h2 = MAX (a, b);
+
+      out[x0 + x] = MAX (l2, MIN (h2, c));
+    }
+  }
+}
+
+/* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
+ * lane over a chunk of outputs: keep M + 2 samples (M the median's rank),
+ * drop their min and max (neither can be the median), take the next
+ * sample, until one is left.  The kernels' register network
+ * (kernels/cf-nonlin-window.cu) does the same. */
+static void
+median_any (const guint16 * const *rows, int k, int w, guint16 * out)
+{
+  const int n = k * k, s = (n - 1) / 2 + 2;
+  guint16 v[CF_NL_ROWS_MAX_NETWORK * CF_NL_ROWS_MAX_NETWORK][CHUNK];
+  int x0, r, i;
+
+  if (k == 3) {
+    median3 (rows, w, out);
+    return;
+  }
+  for (x0 = 0; x0 < w; x0 += CHUNK) {
+    const int cnt = MIN (CHUNK, w - x0);
+
+    for (i = 0; i < n; i++)
+      memcpy (v[i], rows[i / k] + x0 + i % k, cnt * sizeof (guint16));
+    /* Round r keeps v[r .. s): its min goes to v[r], its max to v[s - 1],
+     * which sample s + r then replaces. */
+    for (r = 0; r <= n - s; r++) {
+      for (i = r + 1; i < s; i++)
+        cswap (v[r], v[i], cnt);
+      for (i = r + 1; i < s - 1; i++)
+        cswap (v[i], v[s - 1], cnt);
+      if (r < n - s)
+        memcpy (v[s - 1], v[s + r], cnt * sizeof (guint16));
+    }
+    memcpy (out + x0, v[n - s + 1], cnt * sizeof (guint16));
+  }
+}
+
+static void
+accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
+    int max)
+{
+  int x;
+
+  if (max) {
+    for (x = 0; x < w; x++)
+      acc[x] = MAX (acc[x], r[x]);
+  } else {
+    for (x = 0; x < w; x++)
+      acc[x] = MIN (acc[x], r[x]);
+  }
+}
+
+/* Short lines shifted and combined (vectorised, len operations a sample);
+ * long ones by van Herk / Gil-Werman: prefixes and suffixes within blocks
+ * of len, three operations a sample whatever len. */
+static void
+line (const guint16 * row, int len, int w, int max, guint16 * tmp,
+    guint16 * out)
+{
+  const int n = w + len - 1;
+  guint16 *g = tmp, *h = tmp + n;
+  int x, b, i;
+
+  if (len < 48) {
+    memcpy (out, row, w * sizeof (guint16));
+    for (i = 1; i < len; i++)
+      accumulate (out, row + i, w, max);
+    return;
+  }
+  for (b = 0; b < n; b += len) {
+    const int e = MIN (b + len, n);
+
+    g[b] = row[b];
+    for (x = b + 1; x < e; x++)
+      g[x] = max ? MAX (g[x - 1], row[x]) : MIN (g[x - 1], row[x]);
+    h[e - 1] = row[e - 1];
+    for (x = e - 2; x >= b; x--)
+      h[x] = max ? MAX (h[x + 1], row[x]) : MIN (h[x + 1], row[x]);
+  }
+  /* [x, x + len - 1] is the suffix of x's block and the prefix of the
+   * next one up to x + len - 1. */
+  if (max) {
+    for (x = 0; x < w; x++)
+      out[x] = MAX (h[x], g[x + len - 1]);
+  } else {
+    for (x = 0; x < w; x++)
+      out[x] = MIN (h[x], g[x + len - 1]);
+  }
+}
+
+const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
+  median_any, accumulate, line
+};
