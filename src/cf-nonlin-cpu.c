@@ -159,8 +159,8 @@ align64 (gsize n)
 
 /* Expands row v of `im` (border rows included) into dst. */
 static void
-expand_row (const CfNlImage * im, const Window * win, int v,
-    const CfKernelParams * kp, guint16 * dst)
+expand_row (const CfNlRows * kr, const CfNlImage * im, const Window * win,
+    int v, const CfKernelParams * kp, guint16 * dst)
 {
   int w = im->ch.width, n = w + win->kw - 1, y, e;
 
@@ -173,18 +173,10 @@ expand_row (const CfNlImage * im, const Window * win, int v,
   /* The frame's inside: plain words straight, other encodings decoded. */
   if (im->frame == NULL) {
     memcpy (dst + win->ax, im->scratch + (gsize) y * w, w * sizeof (guint16));
-  } else if (cf_sample_is_plain (&im->ch, 1)) {
-    const guint8 *s = im->frame + y * im->stride;
-    int ps = im->ch.pixel_stride, x;
-
-    for (x = 0; x < w; x++)
-      dst[win->ax + x] = s[(gsize) x * ps];
-  } else if (cf_sample_is_plain (&im->ch, 2)) {
-    const guint8 *s = im->frame + y * im->stride;
-    int ps = im->ch.pixel_stride, x;
-
-    for (x = 0; x < w; x++)
-      dst[win->ax + x] = *(const guint16 *) (s + (gsize) x * ps);
+  } else if (cf_sample_is_plain (&im->ch, 1)
+      || cf_sample_is_plain (&im->ch, 2)) {
+    kr->widen (im->frame + y * im->stride, im->ch.pixel_stride,
+        im->ch.word_bytes, w, dst + win->ax);
   } else {
     int x;
 
@@ -205,14 +197,14 @@ expand_row (const CfNlImage * im, const Window * win, int v,
 }
 
 static const guint16 *
-ring_row (Ring * r, const CfNlImage * im, const Window * win, int v,
-    const CfKernelParams * kp)
+ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+    const Window * win, int v, const CfKernelParams * kp)
 {
   int slot = ((v % win->kh) + win->kh) % win->kh;
   guint16 *row = r->buf + (gsize) slot * r->pitch;
 
   if (r->have[slot] != v) {
-    expand_row (im, win, v, kp, row);
+    expand_row (kr, im, win, v, kp, row);
     r->have[slot] = v;
   }
   return row;
@@ -440,12 +432,9 @@ store_row (const CfNonlinCpu * self, int c, int y, const guint16 * v)
     guint8 *row = self->out->data[ch->plane] + (gsize) y *
         self->out->stride[ch->plane] + ch->offset;
 
-    if (cf_sample_is_plain (ch, 1)) {
-      for (x = 0; x < ch->width; x++)
-        row[(gsize) x * ch->pixel_stride] = (guint8) v[x];
-    } else if (cf_sample_is_plain (ch, 2)) {
-      for (x = 0; x < ch->width; x++)
-        *(guint16 *) (row + (gsize) x * ch->pixel_stride) = (guint16) v[x];
+    if (cf_sample_is_plain (ch, 1) || cf_sample_is_plain (ch, 2)) {
+      self->rows->narrow (v, ch->width, ch->pixel_stride, ch->word_bytes,
+          row);
     } else {
       for (x = 0; x < ch->width; x++)
         cf_sample_write (row + (gsize) x * ch->pixel_stride, ch, v[x]);
@@ -538,15 +527,15 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
       for (x = 0; x < w; x++)
         cv.out[x] = max ? 0 : kp->maxval;
       for (j = 0; j < win.kh; j++)
-        self->rows->accumulate (cv.out, ring_row (&cv.rings[0], &ims[0],
-                &win, y - win.ay + j, kp), w, max);
+        self->rows->accumulate (cv.out, ring_row (self->rows, &cv.rings[0],
+                &ims[0], &win, y - win.ay + j, kp), w, max);
       store_row (self, c, y, cv.out);
       continue;
     }
     for (i = 0; i < n_images; i++)
       for (j = 0; j < win.kh; j++)
-        rows[i][j] = ring_row (&cv.rings[i], &ims[i], &win, y - win.ay + j,
-            kp);
+        rows[i][j] = ring_row (self->rows, &cv.rings[i], &ims[i], &win,
+            y - win.ay + j, kp);
     switch (p->step) {
       case CF_NL_MEDIAN:
         median_row (self->rows, rows[0], win.kw, w, spec->nl.rank,

@@ -149,6 +149,48 @@ line (const guint16 * row, int len, int w, int max, guint16 * tmp,
   }
 }
 
+/* Plain samples in and out of the 16-bit rows: packed ones (GRAY8,
+ * GRAY16, planar) as straight copies, interleaved ones strided. */
+static void
+widen (const guint8 * restrict s, int ps, int bytes, int w,
+    guint16 * restrict dst)
+{
+  int x;
+
+  if (bytes == 1 && ps == 1) {
+    for (x = 0; x < w; x++)
+      dst[x] = s[x];
+  } else if (bytes == 1) {
+    for (x = 0; x < w; x++)
+      dst[x] = s[(gsize) x * ps];
+  } else if (ps == 2) {
+    memcpy (dst, s, w * sizeof (guint16));
+  } else {
+    for (x = 0; x < w; x++)
+      memcpy (dst + x, s + (gsize) x * ps, sizeof (guint16));
+  }
+}
+
+static void
+narrow (const guint16 * restrict v, int w, int ps, int bytes,
+    guint8 * restrict d)
+{
+  int x;
+
+  if (bytes == 1 && ps == 1) {
+    for (x = 0; x < w; x++)
+      d[x] = (guint8) v[x];
+  } else if (bytes == 1) {
+    for (x = 0; x < w; x++)
+      d[(gsize) x * ps] = (guint8) v[x];
+  } else if (ps == 2) {
+    memcpy (d, v, w * sizeof (guint16));
+  } else {
+    for (x = 0; x < w; x++)
+      memcpy (d + (gsize) x * ps, v + x, sizeof (guint16));
+  }
+}
+
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, line
+  median_any, accumulate, line, widen, narrow
 };

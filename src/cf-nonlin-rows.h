@@ -27,6 +27,10 @@ typedef struct
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
+  /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
+  void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
+  /* The plain `bytes`-byte sample at d + x * ps = v[x]. */
+  void (*narrow) (const guint16 * v, int w, int ps, int bytes, guint8 * d);
 } CfNlRows;
 
 /* One per instruction set; the fast backend picks one with the
