@@ -308,6 +308,13 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     kr->line (rows[0], win->kw, w, max, tmp, out);
     return;
   }
+  if (se == NULL) {
+    /* A column: the first row, then the others. */
+    memcpy (out, rows[0], w * sizeof (guint16));
+    for (j = 1; j < win->kh; j++)
+      kr->accumulate (out, rows[j], w, max);
+    return;
+  }
   for (x = 0; x < w; x++)
     out[x] = max ? 0 : maxval;
   for (j = 0; j < win->kh; j++)

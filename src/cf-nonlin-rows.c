@@ -80,17 +80,22 @@ median_any (const guint16 * const *rows, int k, int w, guint16 * out)
   for (x0 = 0; x0 < w; x0 += CHUNK) {
     const int cnt = MIN (CHUNK, w - x0);
 
-    for (i = 0; i < n; i++)
+    /* Whole chunks (a constant trip count, no remainder loops); the
+     * lanes past the row's end hold zeros, never stored. */
+    for (i = 0; i < n; i++) {
       memcpy (v[i], rows[i / k] + x0 + i % k, cnt * sizeof (guint16));
+      if (cnt < CHUNK)
+        memset (v[i] + cnt, 0, (CHUNK - cnt) * sizeof (guint16));
+    }
     /* Round r keeps v[r .. s): its min goes to v[r], its max to v[s - 1],
      * which sample s + r then replaces. */
     for (r = 0; r <= n - s; r++) {
       for (i = r + 1; i < s; i++)
-        cswap (v[r], v[i], cnt);
+        cswap (v[r], v[i], CHUNK);
       for (i = r + 1; i < s - 1; i++)
-        cswap (v[i], v[s - 1], cnt);
+        cswap (v[i], v[s - 1], CHUNK);
       if (r < n - s)
-        memcpy (v[s - 1], v[s + r], cnt * sizeof (guint16));
+        memcpy (v[s - 1], v[s + r], CHUNK * sizeof (guint16));
     }
     memcpy (out + x0, v[n - s + 1], cnt * sizeof (guint16));
   }
