@@ -39,8 +39,6 @@ nl_line (const CfNlPassArgs a)
   /* The block's first output: lines across, LINE_OUT outputs along. */
   const int x0 = blockIdx.x * (rows ? LINE_OUT : LINE_LANES);
   const int y0 = blockIdx.y * (rows ? LINE_LANES : LINE_OUT);
-  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-  const int nt = blockDim.x * blockDim.y;
   const int ident = max ? 0 : 0xFFFF;
   const int l = threadIdx.x, o0 = threadIdx.y * LINE_T;
   const unsigned short *line = tile + l;
@@ -57,23 +55,17 @@ nl_line (const CfNlPassArgs a)
   {
     const CfNlImage src = cf_nl_pass_image (a, c, a.p.src);
 
-    /* Consecutive threads along x in global memory either way. */
-    for (int idx = tid; idx < n_along * LINE_LANES; idx += nt) {
-      int i, k, x, y;
-
-      if (rows) {
-        k = idx / n_along;
-        i = idx - k * n_along;
-        x = x0 - anchor + i;
-        y = y0 + k;
-      } else {
-        i = idx / LINE_LANES;
-        k = idx - i * LINE_LANES;
-        x = x0 + k;
-        y = y0 - anchor + i;
-      }
-      tile[i * LINE_PITCH + k] = (unsigned short) cf_nl_at (&src, x, y,
-          &a.kp);
+    /* Lanes along x in global memory either way: along the lines of a
+     * row pass, across those of a column pass. */
+    if (rows) {
+      for (int k = threadIdx.y; k < LINE_LANES; k += blockDim.y)
+        for (int i = threadIdx.x; i < n_along; i += blockDim.x)
+          tile[i * LINE_PITCH + k] = (unsigned short) cf_nl_at (&src,
+              x0 - anchor + i, y0 + k, &a.kp);
+    } else {
+      for (int i = threadIdx.y; i < n_along; i += blockDim.y)
+        tile[i * LINE_PITCH + l] = (unsigned short) cf_nl_at (&src, x0 + l,
+            y0 - anchor + i, &a.kp);
     }
   }
   __syncthreads ();
@@ -113,22 +105,15 @@ nl_line (const CfNlPassArgs a)
     tile[(o0 + t) * LINE_PITCH + l] = (unsigned short) out[t];
   __syncthreads ();
 
-  for (int idx = tid; idx < LINE_OUT * LINE_LANES; idx += nt) {
-    int i, k, x, y;
-
-    if (rows) {
-      k = idx / LINE_OUT;
-      i = idx - k * LINE_OUT;
-      x = x0 + i;
-      y = y0 + k;
-    } else {
-      i = idx / LINE_LANES;
-      k = idx - i * LINE_LANES;
-      x = x0 + k;
-      y = y0 + i;
-    }
-    if (x < ch.width && y < ch.height)
-      cf_nl_pass_store (a, c, x, y, tile[i * LINE_PITCH + k]);
+  if (rows) {
+    for (int k = threadIdx.y; k < LINE_LANES; k += blockDim.y)
+      for (int i = threadIdx.x; i < LINE_OUT; i += blockDim.x)
+        if (x0 + i < ch.width && y0 + k < ch.height)
+          cf_nl_pass_store (a, c, x0 + i, y0 + k, tile[i * LINE_PITCH + k]);
+  } else {
+    for (int i = threadIdx.y; i < LINE_OUT; i += blockDim.y)
+      if (x0 + l < ch.width && y0 + i < ch.height)
+        cf_nl_pass_store (a, c, x0 + l, y0 + i, tile[i * LINE_PITCH + l]);
   }
 }
 

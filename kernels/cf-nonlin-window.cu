@@ -145,15 +145,12 @@ nl_window (const CfNlPassArgs a)
 
   {
     const CfNlImage src = cf_nl_pass_image (a, c, a.p.src);
-    const int n = tw * th;
 
-    for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < n;
-        i += blockDim.x * blockDim.y) {
-      const int ty = i / tw, tx = i - ty * tw;
-
-      tile[i] = (unsigned short) cf_nl_at (&src, bx - ax + tx, by - ay + ty,
-          &a.kp);
-    }
+    /* A warp a row of the tile at a time, along x in memory. */
+    for (int ty = threadIdx.y; ty < th; ty += blockDim.y)
+      for (int tx = threadIdx.x; tx < tw; tx += blockDim.x)
+        tile[ty * tw + tx] = (unsigned short) cf_nl_at (&src, bx - ax + tx,
+            by - ay + ty, &a.kp);
   }
   __syncthreads ();
 
