@@ -116,21 +116,46 @@ accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
   }
 }
 
-/* Short lines shifted and combined (vectorised, len operations a sample);
- * long ones by van Herk / Gil-Werman: prefixes and suffixes within blocks
- * of len, three operations a sample whatever len. */
+/* Lines up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
+ * samples, each a vectorised pass over the previous, then of two spans
+ * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
+ * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
+ * (scalar) operations a sample whatever len. */
 static void
 line (const guint16 * row, int len, int w, int max, guint16 * tmp,
     guint16 * out)
 {
   const int n = w + len - 1;
   guint16 *g = tmp, *h = tmp + n;
-  int x, b, i;
+  int x, b;
 
-  if (len < 48) {
-    memcpy (out, row, w * sizeof (guint16));
-    for (i = 1; i < len; i++)
-      accumulate (out, row + i, w, max);
+  if (len < 256) {
+    const guint16 *src = row;
+    guint16 *dst = tmp;
+    int span = 1;
+
+    /* src[x] = the span samples from x, for x <= n - span. */
+    while (2 * span <= len) {
+      const int m = n - 2 * span + 1;
+
+      if (max) {
+        for (x = 0; x < m; x++)
+          dst[x] = MAX (src[x], src[x + span]);
+      } else {
+        for (x = 0; x < m; x++)
+          dst[x] = MIN (src[x], src[x + span]);
+      }
+      src = dst;
+      dst = dst == tmp ? tmp + n : tmp;
+      span *= 2;
+    }
+    if (max) {
+      for (x = 0; x < w; x++)
+        out[x] = MAX (src[x], src[x + len - span]);
+    } else {
+      for (x = 0; x < w; x++)
+        out[x] = MIN (src[x], src[x + len - span]);
+    }
     return;
   }
   for (b = 0; b < n; b += len) {

@@ -303,15 +303,21 @@ typedef struct
   double sigma, sigma_color;
 } NonlinCase;
 
+/* 56 ones of a kernel row */
+#define ONES8 "1 1 1 1 1 1 1 1 "
+#define ONES56 ONES8 ONES8 ONES8 ONES8 ONES8 ONES8 ONES8
 static const NonlinCase nonlin_cases[] = {
   {"median-3", CF_FILTER_MEDIAN, 3},
   {"median-5", CF_FILTER_MEDIAN, 5},
   {"median-7", CF_FILTER_MEDIAN, 7},
   {"median-9", CF_FILTER_MEDIAN, 9},
-  /* one row pass and one column pass of 49: van Herk / Gil-Werman */
+  /* a row pass and a column pass of 49 (doubled spans, columns in
+   * groups), and a row pass of 311 (van Herk / Gil-Werman) */
   {"erode-rect-25-it2", CF_FILTER_ERODE, 25, CF_SHAPE_RECT, 2},
-  /* the element's middle rows are runs of 49 and more */
-  {"dilate-ellipse-51", CF_FILTER_DILATE, 51, CF_SHAPE_ELLIPSE, 1},
+  {"dilate-row-63-it5", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 5,
+      ONES56 "1 1 1 1 1 1 1"},
+  /* the element's rows as runs */
+  {"dilate-ellipse-9", CF_FILTER_DILATE, 9, CF_SHAPE_ELLIPSE, 1},
   {"erode-cross-it2", CF_FILTER_ERODE, 3, CF_SHAPE_CROSS, 2},
   {"dilate-rect-5-it2", CF_FILTER_DILATE, 5, CF_SHAPE_RECT, 2},
   {"dilate-rect-4x1", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 3, "1 1 1 1"},
