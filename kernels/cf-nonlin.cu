@@ -2,13 +2,15 @@
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter: the nonlinear operations' kernel: one thread an output
- * sample, one launch a pass of the spec's program (CfNonlin), every
- * channel job of the frame in it (blockIdx.z).  The arithmetic is
- * kernels/cf-nonlin.h, which the fast CPU backend runs too. */
+/* cudafilter: the nonlinear operations' launcher: one launch a pass of
+ * the spec's program (CfNonlin), every channel job of the frame in it
+ * (blockIdx.z).  Medians, structuring elements and rectangles' rows and
+ * columns run on shared-memory tiles (cf-nonlin-window.cu,
+ * cf-nonlin-line.cu); the rest, and what those tiles don't take, runs
+ * here one thread an output sample with kernels/cf-nonlin.h, which the
+ * fast CPU backend runs too. */
 #include "cf-nonlin-launch.h"
-#include "cf-nonlin.h"
-#include "cf-device.cuh"
+#include "cf-nonlin-pass.cuh"
 
 struct CfNlArgs
 {
@@ -140,11 +142,46 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
   if (max_w <= 0 || max_h <= 0)
     return cudaSuccess;
 
+  CfNlPassArgs pa;
+
+  memset (&pa, 0, sizeof (pa));
+  pa.frame = *frame;
+  pa.kp = *kp;
+  pa.table = table;
+  pa.se_w = nl->se_w;
+  pa.se_h = nl->se_h;
+  pa.se_ax = nl->se_ax;
+  pa.se_ay = nl->se_ay;
+  pa.rank = nl->rank;
+  pa.scratch = scratch;
+  pa.image_len = a.image_len;
+  memcpy (pa.chan_off, a.chan_off, sizeof (pa.chan_off));
+
   dim3 block (32, 8);
   dim3 grid ((max_w + 31) / 32, (max_h + 7) / 8, frame->n_channels);
   for (a.pass = 0; a.pass < nl->n_passes; a.pass++) {
-    nl_pass <<< grid, block, 0, stream >>> (a);
-    cudaError_t err = cudaGetLastError ();
+    cudaError_t err = cudaErrorNotSupported;
+
+    pa.p = nl->passes[a.pass];
+    switch (pa.p.step) {
+      case CF_NL_MEDIAN:
+      case CF_NL_MIN_SE:
+      case CF_NL_MAX_SE:
+        err = cf_nl_window_run (pa, frame->n_channels, max_w, max_h, stream);
+        break;
+      case CF_NL_MIN_ROW:
+      case CF_NL_MAX_ROW:
+      case CF_NL_MIN_COL:
+      case CF_NL_MAX_COL:
+        err = cf_nl_line_run (pa, frame->n_channels, max_w, max_h, stream);
+        break;
+      default:
+        break;
+    }
+    if (err == cudaErrorNotSupported) {
+      nl_pass <<< grid, block, 0, stream >>> (a);
+      err = cudaGetLastError ();
+    }
     if (err != cudaSuccess)
       return err;
   }

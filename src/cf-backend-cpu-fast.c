@@ -240,7 +240,7 @@ cpu_fast_process (CfBackend * backend, const CfSpec * spec,
   }
   if (spec->kp.operation != CF_OPERATION_CONVOLVE) {
     if (self->nonlin == NULL)
-      self->nonlin = cf_nonlin_cpu_new ();
+      self->nonlin = cf_nonlin_cpu_new (self->isa);
     if (self->nonlin_serial != spec->serial)
       cf_backend_take_plan_name (backend, g_strdup_printf ("cpu %s, %d "
             "passes", spec->kp.operation == CF_OPERATION_MEDIAN ? "median" :

@@ -6,15 +6,19 @@
  * pass of the spec's program (CfNonlin) over bands of rows on the thread
  * pool.  The rows a window reads are expanded once with their border into
  * a ring of plain 16-bit rows, so the operations are loops over arrays
- * with no border logic: min/max lane by lane, a median-of-nine network
- * for 3x3, the 8-bit median of larger windows with a sliding histogram
- * (Huang), deeper ones by selection, the bilateral with the spec's integer
+ * with no border logic (cf-nonlin-rows.c, vectorised per instruction
+ * set): min/max lane by lane, rows of a rectangle by van Herk / Gil-Werman
+ * when long, an element's rows as runs, medians up to 7x7 by a selection
+ * network over whole rows, the 8-bit median of larger windows with a
+ * sliding histogram (Huang), deeper ones by selection, the bilateral with
+ * the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
  * same bytes).  Steps without row code (differences, and a new step until
  * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
  * kernel does: adding an operation needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
+#include "cf-nonlin-rows.h"
 #include "cf-nonlin.h"
 #include "cf-backend.h"
 
@@ -36,6 +40,7 @@ typedef struct
 
 struct _CfNonlinCpu
 {
+  const CfNlRows *rows;         /* the instruction set's row kernels */
   guint16 *scratch;
   gsize scratch_len;
   PartScratch parts[CF_CPU_MAX_THREADS];
@@ -55,10 +60,27 @@ typedef struct
   int kw, kh, ax, ay;
 } Window;
 
-CfNonlinCpu *
-cf_nonlin_cpu_new (void)
+/* The row kernels of instruction set `isa` (cf_cpu_band_func's name). */
+static const CfNlRows *
+rows_for (const char *isa)
 {
-  return g_new0 (CfNonlinCpu, 1);
+#if defined(CF_CPU_X86_VARIANTS)
+  if (g_strcmp0 (isa, "avx512") == 0)
+    return &cf_nl_rows_avx512;
+  if (g_strcmp0 (isa, "avx2") == 0)
+    return &cf_nl_rows_avx2;
+#endif
+  (void) isa;
+  return &cf_nl_rows_portable;
+}
+
+CfNonlinCpu *
+cf_nonlin_cpu_new (const char *isa)
+{
+  CfNonlinCpu *self = g_new0 (CfNonlinCpu, 1);
+
+  self->rows = rows_for (isa);
+  return self;
 }
 
 void
@@ -137,8 +159,8 @@ align64 (gsize n)
 
 /* Expands row v of `im` (border rows included) into dst. */
 static void
-expand_row (const CfNlImage * im, const Window * win, int v,
-    const CfKernelParams * kp, guint16 * dst)
+expand_row (const CfNlRows * kr, const CfNlImage * im, const Window * win,
+    int v, const CfKernelParams * kp, guint16 * dst)
 {
   int w = im->ch.width, n = w + win->kw - 1, y, e;
 
@@ -151,18 +173,10 @@ expand_row (const CfNlImage * im, const Window * win, int v,
   /* The frame's inside: plain words straight, other encodings decoded. */
   if (im->frame == NULL) {
     memcpy (dst + win->ax, im->scratch + (gsize) y * w, w * sizeof (guint16));
-  } else if (cf_sample_is_plain (&im->ch, 1)) {
-    const guint8 *s = im->frame + y * im->stride;
-    int ps = im->ch.pixel_stride, x;
-
-    for (x = 0; x < w; x++)
-      dst[win->ax + x] = s[(gsize) x * ps];
-  } else if (cf_sample_is_plain (&im->ch, 2)) {
-    const guint8 *s = im->frame + y * im->stride;
-    int ps = im->ch.pixel_stride, x;
-
-    for (x = 0; x < w; x++)
-      dst[win->ax + x] = *(const guint16 *) (s + (gsize) x * ps);
+  } else if (cf_sample_is_plain (&im->ch, 1)
+      || cf_sample_is_plain (&im->ch, 2)) {
+    kr->widen (im->frame + y * im->stride, im->ch.pixel_stride,
+        im->ch.word_bytes, w, dst + win->ax);
   } else {
     int x;
 
@@ -183,14 +197,14 @@ expand_row (const CfNlImage * im, const Window * win, int v,
 }
 
 static const guint16 *
-ring_row (Ring * r, const CfNlImage * im, const Window * win, int v,
-    const CfKernelParams * kp)
+ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+    const Window * win, int v, const CfKernelParams * kp)
 {
   int slot = ((v % win->kh) + win->kh) % win->kh;
   guint16 *row = r->buf + (gsize) slot * r->pitch;
 
   if (r->have[slot] != v) {
-    expand_row (im, win, v, kp, row);
+    expand_row (kr, im, win, v, kp, row);
     r->have[slot] = v;
   }
   return row;
@@ -228,30 +242,17 @@ select_rank (guint16 * a, int n, int rank)
   return a[rank];
 }
 
-/* Medians of one row of outputs from the k expanded rows. */
+/* Medians of one row of outputs from the k expanded rows: the network
+ * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster. */
 static void
-median_row (const guint16 * const *rows, int k, int w, int rank,
-    gboolean bytes, guint32 * hist, guint16 * gather, gint32 * out)
+median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
+    int rank, gboolean bytes, guint32 * hist, guint16 * gather, guint16 * out)
 {
   int x, i, j;
 
-  if (k == 3) {
-    /* Paeth's median of nine: 19 compare-exchanges, no branches. */
-#define SORT2(a, b) { int t_ = MIN (p[a], p[b]); p[b] = MAX (p[a], p[b]); \
-      p[a] = t_; }
-    for (x = 0; x < w; x++) {
-      int p[9];
-
-      for (j = 0; j < 3; j++)
-        for (i = 0; i < 3; i++)
-          p[j * 3 + i] = rows[j][x + i];
-      SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 1); SORT2 (3, 4);
-      SORT2 (6, 7); SORT2 (1, 2); SORT2 (4, 5); SORT2 (7, 8); SORT2 (0, 3);
-      SORT2 (5, 8); SORT2 (4, 7); SORT2 (3, 6); SORT2 (1, 4); SORT2 (2, 5);
-      SORT2 (4, 7); SORT2 (4, 2); SORT2 (6, 4); SORT2 (4, 2);
-      out[x] = p[4];
-    }
-#undef SORT2
+  if (rank == (k * k - 1) / 2 && (k <= 5 ||
+          (k <= CF_NL_ROWS_MAX_NETWORK && !bytes))) {
+    kr->median (rows, k, w, out);
     return;
   }
   if (!bytes || k < 7) {
@@ -294,28 +295,74 @@ median_row (const guint16 * const *rows, int k, int w, int rank,
   }
 }
 
+/* Min or max of a row pass (a line of kw), a column pass (kh rows) or an
+ * element (each of its rows as runs of ones). */
 static void
-minmax_rows (const guint16 * const *rows, const Window * win,
-    const int *se, gboolean max, int w, int maxval, gint32 * out)
+minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
+    const Window * win, const int *se, gboolean max, int w, int maxval,
+    guint16 * tmp, guint16 * line, guint16 * out)
 {
   int x, i, j;
 
+  if (se == NULL && win->kh == 1) {
+    kr->line (rows[0], win->kw, w, max, tmp, out);
+    return;
+  }
+  if (se == NULL) {
+    /* A column: the first row, then the others. */
+    memcpy (out, rows[0], w * sizeof (guint16));
+    for (j = 1; j < win->kh; j++)
+      kr->accumulate (out, rows[j], w, max);
+    return;
+  }
   for (x = 0; x < w; x++)
     out[x] = max ? 0 : maxval;
   for (j = 0; j < win->kh; j++)
     for (i = 0; i < win->kw; i++) {
-      const guint16 *r = rows[j] + i;
+      int e = i;
 
       if (se != NULL && !se[j * win->kw + i])
         continue;
-      if (max) {
-        for (x = 0; x < w; x++)
-          out[x] = r[x] > out[x] ? r[x] : out[x];
+      while (se != NULL && e + 1 < win->kw && se[j * win->kw + e + 1])
+        e++;
+      if (e == i) {
+        kr->accumulate (out, rows[j] + i, w, max);
       } else {
-        for (x = 0; x < w; x++)
-          out[x] = r[x] < out[x] ? r[x] : out[x];
+        kr->line (rows[j] + i, e - i + 1, w, max, tmp, line);
+        kr->accumulate (out, line, w, max);
       }
+      i = e;
     }
+}
+
+/* Output rows of a column pass made together (below). */
+#define COL_GROUP 8
+
+/* Outputs t = 0 .. COL_GROUP - 1 of a column pass of kh >= COL_GROUP rows
+ * into outs (COL_GROUP rows of w), output t the min (max) of r[t .. t + kh
+ * - 1]: the rows all of them read, r[COL_GROUP - 1 .. kh - 1], once, then
+ * prefixes past them and suffixes before them (van Herk / Gil-Werman
+ * within the group): about kh / 8 + 2 row operations an output row. */
+static void
+col_group (const CfNlRows * kr, const guint16 * const *r, int kh, int w,
+    gboolean max, guint16 * tmp, guint16 * outs)
+{
+  const gsize bytes = w * sizeof (guint16);
+  int t, j;
+
+  memcpy (outs, r[COL_GROUP - 1], bytes);
+  for (j = COL_GROUP; j < kh; j++)
+    kr->accumulate (outs, r[j], w, max);
+  for (t = 1; t < COL_GROUP; t++) {
+    memcpy (outs + (gsize) t * w, outs + (gsize) (t - 1) * w, bytes);
+    kr->accumulate (outs + (gsize) t * w, r[kh + t - 1], w, max);
+  }
+  memcpy (tmp, r[COL_GROUP - 2], bytes);
+  for (t = COL_GROUP - 2; t >= 0; t--) {
+    if (t < COL_GROUP - 2)
+      kr->accumulate (tmp, r[t], w, max);
+    kr->accumulate (outs + (gsize) t * w, tmp, w, max);
+  }
 }
 
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
@@ -323,7 +370,7 @@ minmax_rows (const guint16 * const *rows, const Window * win,
 static void
 bilateral_row (const guint16 * const *rows[3], int n, int own,
     const Window * win, const CfNonlin * nl, const int *table, int w,
-    gint64 * sum, gint64 * wsum, gint32 * out)
+    gint64 * sum, gint64 * wsum, guint16 * out)
 {
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
@@ -352,7 +399,7 @@ bilateral_row (const guint16 * const *rows[3], int n, int own,
     }
   }
   for (x = 0; x < w; x++)
-    out[x] = (gint32) ((sum[x] + wsum[x] / 2) / wsum[x]);
+    out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
 }
 
 /* Carves the part's scratch: rings of n_images x kh rows, the output row,
@@ -360,7 +407,10 @@ bilateral_row (const guint16 * const *rows[3], int n, int own,
 typedef struct
 {
   Ring rings[3];
-  gint32 *out;
+  guint16 *out;
+  guint16 *line;                /* a line's min/max: w samples */
+  guint16 *tmp;                 /* its prefixes and suffixes: 2 pitch */
+  guint16 *group;               /* COL_GROUP output rows of w */
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
@@ -372,7 +422,9 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
   gsize pitch = (gsize) w + win->kw - 1;
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
-  gsize need = n_images * (ring + have) + align64 (w * sizeof (gint32)) +
+  gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
+      align64 (2 * pitch * sizeof (guint16)) +
+      align64 ((gsize) COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
       align64 ((gsize) win->kw * win->kh * sizeof (guint16));
   guint8 *p;
@@ -393,8 +445,14 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
       c->rings[i].have[s] = G_MININT;
     p += have;
   }
-  c->out = (gint32 *) p;
-  p += align64 (w * sizeof (gint32));
+  c->out = (guint16 *) p;
+  p += align64 (w * sizeof (guint16));
+  c->line = (guint16 *) p;
+  p += align64 (w * sizeof (guint16));
+  c->tmp = (guint16 *) p;
+  p += align64 (2 * pitch * sizeof (guint16));
+  c->group = (guint16 *) p;
+  p += align64 ((gsize) COL_GROUP * w * sizeof (guint16));
   c->sum = (gint64 *) p;
   p += align64 (w * sizeof (gint64));
   c->wsum = (gint64 *) p;
@@ -405,7 +463,7 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
 }
 
 static void
-store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
+store_row (const CfNonlinCpu * self, int c, int y, const guint16 * v)
 {
   const CfChannel *ch = &self->layout->channels[c];
   const CfNlPass *p = self->pass;
@@ -415,12 +473,9 @@ store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
     guint8 *row = self->out->data[ch->plane] + (gsize) y *
         self->out->stride[ch->plane] + ch->offset;
 
-    if (cf_sample_is_plain (ch, 1)) {
-      for (x = 0; x < ch->width; x++)
-        row[(gsize) x * ch->pixel_stride] = (guint8) v[x];
-    } else if (cf_sample_is_plain (ch, 2)) {
-      for (x = 0; x < ch->width; x++)
-        *(guint16 *) (row + (gsize) x * ch->pixel_stride) = (guint16) v[x];
+    if (cf_sample_is_plain (ch, 1) || cf_sample_is_plain (ch, 2)) {
+      self->rows->narrow (v, ch->width, ch->pixel_stride, ch->word_bytes,
+          row);
     } else {
       for (x = 0; x < ch->width; x++)
         cf_sample_write (row + (gsize) x * ch->pixel_stride, ch, v[x]);
@@ -429,8 +484,7 @@ store_row (const CfNonlinCpu * self, int c, int y, const gint32 * v)
     guint16 *row = self->scratch + (gsize) p->dst * self->image_len +
         self->chan_off[c] + (gsize) y * ch->width;
 
-    for (x = 0; x < ch->width; x++)
-      row[x] = (guint16) v[x];
+    memcpy (row, v, ch->width * sizeof (guint16));
   }
 }
 
@@ -503,6 +557,36 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   }
   /* Rows and columns may be longer than CF_MAX_TAPS (iterated
    * rectangles): one row then, or rows one at a time below. */
+  if ((p->step == CF_NL_MIN_COL || p->step == CF_NL_MAX_COL)
+      && win.kh >= COL_GROUP && win.kh + COL_GROUP - 1 <= CF_MAX_TAPS + 1) {
+    /* Columns COL_GROUP output rows at a time: a ring of the rows they
+     * read together. */
+    const gboolean max = p->step == CF_NL_MAX_COL;
+    Window rw = win;
+
+    rw.kh = win.kh + COL_GROUP - 1;
+    carve (ps, &rw, w, 1, &cv);
+    for (y = y0; y < y1; y += COL_GROUP) {
+      const int n = MIN (COL_GROUP, y1 - y);
+      int t;
+
+      for (j = 0; j < win.kh + n - 1; j++)
+        rows[0][j] = ring_row (self->rows, &cv.rings[0], &ims[0], &rw,
+            y - win.ay + j, kp);
+      if (n == COL_GROUP) {
+        col_group (self->rows, rows[0], win.kh, w, max, cv.line, cv.group);
+        for (t = 0; t < n; t++)
+          store_row (self, c, y + t, cv.group + (gsize) t * w);
+      } else {
+        for (t = 0; t < n; t++) {
+          minmax_rows (self->rows, rows[0] + t, &win, NULL, max, w,
+              kp->maxval, cv.tmp, cv.line, cv.out);
+          store_row (self, c, y + t, cv.out);
+        }
+      }
+    }
+    return;
+  }
   carve (ps, &win, w, n_images, &cv);
 
   for (y = y0; y < y1; y++) {
@@ -513,36 +597,33 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
 
       for (x = 0; x < w; x++)
         cv.out[x] = max ? 0 : kp->maxval;
-      for (j = 0; j < win.kh; j++) {
-        const guint16 *r = ring_row (&cv.rings[0], &ims[0], &win,
-            y - win.ay + j, kp);
-
-        for (x = 0; x < w; x++)
-          cv.out[x] = max ? MAX (cv.out[x], r[x]) : MIN (cv.out[x], r[x]);
-      }
+      for (j = 0; j < win.kh; j++)
+        self->rows->accumulate (cv.out, ring_row (self->rows, &cv.rings[0],
+                &ims[0], &win, y - win.ay + j, kp), w, max);
       store_row (self, c, y, cv.out);
       continue;
     }
     for (i = 0; i < n_images; i++)
       for (j = 0; j < win.kh; j++)
-        rows[i][j] = ring_row (&cv.rings[i], &ims[i], &win, y - win.ay + j,
-            kp);
+        rows[i][j] = ring_row (self->rows, &cv.rings[i], &ims[i], &win,
+            y - win.ay + j, kp);
     switch (p->step) {
       case CF_NL_MEDIAN:
-        median_row (rows[0], win.kw, w, spec->nl.rank, kp->maxval == 255,
-            cv.hist, cv.gather, cv.out);
+        median_row (self->rows, rows[0], win.kw, w, spec->nl.rank,
+            kp->maxval == 255, cv.hist, cv.gather, cv.out);
         break;
       case CF_NL_MIN_ROW:
       case CF_NL_MAX_ROW:
       case CF_NL_MIN_COL:
       case CF_NL_MAX_COL:
-        minmax_rows (rows[0], &win, NULL, p->step == CF_NL_MAX_ROW
-            || p->step == CF_NL_MAX_COL, w, kp->maxval, cv.out);
+        minmax_rows (self->rows, rows[0], &win, NULL,
+            p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL, w,
+            kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_MIN_SE:
       case CF_NL_MAX_SE:
-        minmax_rows (rows[0], &win, spec->table, p->step == CF_NL_MAX_SE, w,
-            kp->maxval, cv.out);
+        minmax_rows (self->rows, rows[0], &win, spec->table,
+            p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
         bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,

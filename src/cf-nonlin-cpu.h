@@ -15,7 +15,9 @@ G_BEGIN_DECLS
 
 typedef struct _CfNonlinCpu CfNonlinCpu;
 
-CfNonlinCpu *cf_nonlin_cpu_new (void);
+/* isa: the row kernels' instruction set as cf_cpu_band_func () named it
+ * ("portable", "avx2", "avx512"). */
+CfNonlinCpu *cf_nonlin_cpu_new (const char *isa);
 void cf_nonlin_cpu_free (CfNonlinCpu * self);
 /* Runs spec's passes (spec->kp.operation is not CF_OPERATION_CONVOLVE)
  * over the frame, each pass split in bands of rows over the pool. */

@@ -291,8 +291,7 @@ test_fast_matches_reference (void)
 
 /* The nonlinear operations: the fast backend's passes on the pool against
  * the reference's straight definitions, every border, both sample sizes,
- * every layout and size, 1 to 5 threads (their arithmetic does not depend
- * on the row-kernel variant). */
+ * every layout and size, 1 to 5 threads, each row-kernel variant. */
 typedef struct
 {
   const char *name;
@@ -304,9 +303,21 @@ typedef struct
   double sigma, sigma_color;
 } NonlinCase;
 
+/* 56 ones of a kernel row */
+#define ONES8 "1 1 1 1 1 1 1 1 "
+#define ONES56 ONES8 ONES8 ONES8 ONES8 ONES8 ONES8 ONES8
 static const NonlinCase nonlin_cases[] = {
   {"median-3", CF_FILTER_MEDIAN, 3},
+  {"median-5", CF_FILTER_MEDIAN, 5},
   {"median-7", CF_FILTER_MEDIAN, 7},
+  {"median-9", CF_FILTER_MEDIAN, 9},
+  /* a row pass and a column pass of 49 (doubled spans, columns in
+   * groups), and a row pass of 311 (van Herk / Gil-Werman) */
+  {"erode-rect-25-it2", CF_FILTER_ERODE, 25, CF_SHAPE_RECT, 2},
+  {"dilate-row-63-it5", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 5,
+      ONES56 "1 1 1 1 1 1 1"},
+  /* the element's rows as runs */
+  {"dilate-ellipse-9", CF_FILTER_DILATE, 9, CF_SHAPE_ELLIPSE, 1},
   {"erode-cross-it2", CF_FILTER_ERODE, 3, CF_SHAPE_CROSS, 2},
   {"dilate-rect-5-it2", CF_FILTER_DILATE, 5, CF_SHAPE_RECT, 2},
   {"dilate-rect-4x1", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 3, "1 1 1 1"},
@@ -324,13 +335,14 @@ static void
 test_nonlinear_matches_reference (void)
 {
   CfBackend *ref = cf_backend_new (CF_BACKEND_CPU_REFERENCE, -1, NULL);
-  CfBackend *fast[6];
+  CfBackend *fast[N_ISAS][6];
   GRand *rand = g_rand_new_with_seed (23);
   guint n_runs = 0, c;
-  int t, sb;
+  int isa, t, sb;
 
-  for (t = 1; t <= 5; t++)
-    fast[t] = fast_backend (0, t);
+  for (isa = 0; isa < N_ISAS; isa++)
+    for (t = 1; t <= 5; t++)
+      fast[isa][t] = fast_backend (isa, t);
   for (c = 0; c < G_N_ELEMENTS (nonlin_cases); c++) {
     for (sb = 1; sb <= 2; sb++) {
       CfBorder border;
@@ -366,6 +378,9 @@ test_nonlinear_matches_reference (void)
             int w = sizes[s][0], h = sizes[s][1], strides[CF_MAX_PLANES];
             int pad = (s % 3) * 2 * sb + (sb == 1 ? (int) (s & 1) : 0);
             int threads = 1 + (int) ((c + s + k + border) % 5);
+            /* each variant in turn: all three see every case over the
+             * sizes */
+            int vi = (int) ((c + s + k) % N_ISAS);
             CfLayout l;
             Image in, want, got, init;
 
@@ -380,7 +395,7 @@ test_nonlinear_matches_reference (void)
             memcpy (got.data, init.data, got.bytes);
             g_assert_true (cf_backend_process (ref, spec, &l, &in.frame,
                     &want.frame, NULL));
-            g_assert_true (cf_backend_process (fast[threads], spec, &l,
+            g_assert_true (cf_backend_process (fast[vi][threads], spec, &l,
                     &in.frame, &got.frame, NULL));
             n_runs++;
             if (memcmp (got.data, want.data, got.bytes) != 0) {
@@ -388,8 +403,9 @@ test_nonlinear_matches_reference (void)
 
               for (i = 0; i < got.bytes && got.data[i] == want.data[i]; i++);
               g_error ("%s sb %d border %d layout %d %dx%d pad %d, %d "
-                  "threads: byte %" G_GSIZE_FORMAT " is %d, the reference %d",
-                  cs->name, sb, border, k, w, h, pad, threads, i,
+                  "threads, %s: byte %" G_GSIZE_FORMAT " is %d, the "
+                  "reference %d", cs->name, sb, border, k, w, h, pad, threads,
+                  isas[vi], i,
                   got.data[i], want.data[i]);
             }
             g_free (in.data);
@@ -403,8 +419,9 @@ test_nonlinear_matches_reference (void)
     }
   }
   g_test_message ("%u nonlinear frames identical to the reference", n_runs);
-  for (t = 1; t <= 5; t++)
-    cf_backend_free (fast[t]);
+  for (isa = 0; isa < N_ISAS; isa++)
+    for (t = 1; t <= 5; t++)
+      cf_backend_free (fast[isa][t]);
   cf_backend_free (ref);
   g_rand_free (rand);
 }

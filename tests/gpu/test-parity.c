@@ -310,7 +310,21 @@ static const FilterCase filter_cases[] = {
    * larger than small frames, colour groups (RGBA, RGB10A2). */
   {F ("median-3", CF_FILTER_MEDIAN)},
   {F ("median-5", CF_FILTER_MEDIAN),.kernel_size = 5},
+  /* the tiled kernels' paths: the last register network, the counting
+   * one, the largest tile (63: 126 x 94 samples) */
+  {F ("median-7", CF_FILTER_MEDIAN),.kernel_size = 7},
+  {F ("median-9", CF_FILTER_MEDIAN),.kernel_size = 9},
+  {F ("median-63", CF_FILTER_MEDIAN),.kernel_size = 63},
   {F ("erode-rect-3", CF_FILTER_ERODE)},
+  /* lines of 8 or more (the shared part, prefixes and suffixes), of the
+   * tile's longest (257), and past it (the per-sample kernel) */
+  {F ("dilate-rect-8", CF_FILTER_DILATE),.kernel_size = 8},
+  {F ("erode-rect-33-it8", CF_FILTER_ERODE),.kernel_size = 33,
+      .iterations = 8},
+  {F ("erode-rect-63-it5", CF_FILTER_ERODE),.kernel_size = 63,
+      .iterations = 5},
+  {F ("dilate-ellipse-63", CF_FILTER_DILATE),.kernel_size = 63,
+      .shape = CF_SHAPE_ELLIPSE},
   {F ("dilate-rect-5-it3", CF_FILTER_DILATE),.kernel_size = 5,
       .iterations = 3},
   {F ("erode-ellipse-7-it2", CF_FILTER_ERODE),.kernel_size = 7,

@@ -1,0 +1,100 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter: what the nonlinear passes' tiled kernels share (internal to
+ * kernels/, CUDA only): one pass's arguments, the images it reads and
+ * writes, and the launchers cf-nonlin.cu picks from. */
+#ifndef CF_NONLIN_PASS_CUH
+#define CF_NONLIN_PASS_CUH
+
+#include "cf-launch.h"
+#include "cf-nonlin.h"
+#include "cf-device.cuh"
+
+/* One pass of a CfNonlin over every channel job (blockIdx.z). */
+struct CfNlPassArgs
+{
+  CfDeviceFrame frame;
+  CfKernelParams kp;
+  CfNlPass p;
+  const int *table;             /* the structuring element, or NULL */
+  int se_w, se_h, se_ax, se_ay;
+  int rank;
+  unsigned short *scratch;
+  long long image_len;          /* samples of one scratch image */
+  long long chan_off[CF_MAX_CHANNELS];
+};
+
+/* Image `id` (CF_NL_FRAME or a scratch index) of channel c. */
+__device__ __forceinline__ CfNlImage
+cf_nl_pass_image (const CfNlPassArgs & a, int c, int id)
+{
+  const CfChannel & ch = a.frame.channels[c];
+  CfNlImage im;
+
+  im.ch = ch;
+  if (id == CF_NL_FRAME) {
+    im.frame = a.frame.src[ch.plane] + ch.offset;
+    im.stride = a.frame.src_stride[ch.plane];
+    im.scratch = 0;
+  } else {
+    im.frame = 0;
+    im.stride = 0;
+    im.scratch = a.scratch + id * a.image_len + a.chan_off[c];
+  }
+  return im;
+}
+
+/* Writes output v of (x, y), inside channel c, where the pass writes. */
+__device__ __forceinline__ void
+cf_nl_pass_store (const CfNlPassArgs & a, int c, int x, int y, int v)
+{
+  const CfChannel & ch = a.frame.channels[c];
+
+  if (a.p.dst == CF_NL_OUT)
+    store_sample (a.frame.dst[ch.plane] + ch.offset,
+        a.frame.dst_stride[ch.plane], ch, x, y, v);
+  else
+    a.scratch[a.p.dst * a.image_len + a.chan_off[c] + (long long) y *
+        ch.width + x] = (unsigned short) v;
+}
+
+/* A copied or filled channel's samples of the rectangle [x0, x0 + w) x
+ * [y0, y0 + h) (clipped to the channel), when the pass writes the output:
+ * the block's threads together. */
+__device__ __forceinline__ void
+cf_nl_pass_other (const CfNlPassArgs & a, int c, int x0, int y0, int w, int h)
+{
+  const CfChannel & ch = a.frame.channels[c];
+  const int n = w * h;
+
+  if (a.p.dst != CF_NL_OUT)
+    return;
+  for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < n;
+      i += blockDim.x * blockDim.y) {
+    const int x = x0 + i % w, y = y0 + i / w;
+
+    if (x < ch.width && y < ch.height)
+      store_sample (a.frame.dst[ch.plane] + ch.offset,
+          a.frame.dst_stride[ch.plane], ch, x, y,
+          ch.mode == CF_CHANNEL_FILL ? ch.fill_value :
+          load_sample (a.frame.src[ch.plane] + ch.offset,
+              a.frame.src_stride[ch.plane], ch, x, y));
+  }
+}
+
+/* Window passes on a shared-memory tile (cf-nonlin-window.cu): the median
+ * (step CF_NL_MEDIAN) and the structuring element (CF_NL_MIN_SE,
+ * CF_NL_MAX_SE).  cudaErrorNotSupported when the window's tile does not
+ * fit; the caller then runs the per-sample kernel. */
+cudaError_t cf_nl_window_run (const CfNlPassArgs & a, int n_channels,
+    int max_w, int max_h, cudaStream_t stream);
+
+/* Row and column min/max (CF_NL_{MIN,MAX}_{ROW,COL}) on a shared-memory
+ * tile of lines (cf-nonlin-line.cu); cudaErrorNotSupported past its
+ * longest line. */
+cudaError_t cf_nl_line_run (const CfNlPassArgs & a, int n_channels,
+    int max_w, int max_h, cudaStream_t stream);
+
+#endif /* CF_NONLIN_PASS_CUH */

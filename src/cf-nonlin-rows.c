@@ -1,0 +1,226 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter engine: the fast CPU backend's nonlinear row kernels, compiled
+ * once per instruction set (CF_CPU_VARIANT: portable, avx2, avx512) with
+ * -O3.  Every loop is over whole arrays of 16-bit samples with min and max
+ * only, which gcc vectorises, and which are exact at every depth. */
+#include <string.h>
+#include "cf-nonlin-rows.h"
+
+#define CF_CAT_(a, b) a ## b
+#define CF_CAT(a, b) CF_CAT_ (a, b)
+
+/* Lanes of one chunk of outputs: the network's samples stay in L1. */
+#define CHUNK 128
+
+static inline void
+cswap (guint16 * restrict a, guint16 * restrict b, int n)
+{
+  int x;
+
+  for (x = 0; x < n; x++) {
+    const guint16 lo = MIN (a[x], b[x]), hi = MAX (a[x], b[x]);
+
+    a[x] = lo;
+    b[x] = hi;
+  }
+}
+
+/* 3 x 3: each column of three sorted once (shared by the three windows
+ * holding it); the median is the median of the largest column minimum,
+ * the median of the column medians and the smallest column maximum. */
+static void
+median3 (const guint16 * const *rows, int w, guint16 * restrict out)
+{
+  guint16 lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];
+  int x0, x;
+
+  for (x0 = 0; x0 < w; x0 += CHUNK) {
+    const int n = MIN (CHUNK, w - x0);
+    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0, *r2 = rows[2] + x0;
+
+    for (x = 0; x < n + 2; x++) {
+      const guint16 a = r0[x], b = r1[x], c = r2[x];
+      const guint16 l = MIN (a, b), h = MAX (a, b);
+
+      lo[x] = MIN (l, c);
+      hi[x] = MAX (h, c);
+      mid[x] = MAX (l, MIN (h, c));
+    }
+    for (x = 0; x < n; x++) {
+      const guint16 a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);
+      const guint16 c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);
+      const guint16 l = MIN (mid[x], mid[x + 1]), h = MAX (mid[x], mid[x + 1]);
+      const guint16 b = MAX (l, MIN (h, mid[x + 2]));
+      const guint16 l2 = MIN (a, b), h2 = MAX (a, b);
+
+      out[x0 + x] = MAX (l2, MIN (h2, c));
+    }
+  }
+}
+
+/* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
+ * lane over a chunk of outputs: keep M + 2 samples (M the median's rank),
+ * drop their min and max (neither can be the median), take the next
+ * sample, until one is left.  The kernels' register network
+ * (kernels/cf-nonlin-window.cu) does the same. */
+static void
+median_any (const guint16 * const *rows, int k, int w, guint16 * out)
+{
+  const int n = k * k, s = (n - 1) / 2 + 2;
+  guint16 v[CF_NL_ROWS_MAX_NETWORK * CF_NL_ROWS_MAX_NETWORK][CHUNK];
+  int x0, r, i;
+
+  if (k == 3) {
+    median3 (rows, w, out);
+    return;
+  }
+  for (x0 = 0; x0 < w; x0 += CHUNK) {
+    const int cnt = MIN (CHUNK, w - x0);
+
+    /* Whole chunks (a constant trip count, no remainder loops); the
+     * lanes past the row's end hold zeros, never stored. */
+    for (i = 0; i < n; i++) {
+      memcpy (v[i], rows[i / k] + x0 + i % k, cnt * sizeof (guint16));
+      if (cnt < CHUNK)
+        memset (v[i] + cnt, 0, (CHUNK - cnt) * sizeof (guint16));
+    }
+    /* Round r keeps v[r .. s): its min goes to v[r], its max to v[s - 1],
+     * which sample s + r then replaces. */
+    for (r = 0; r <= n - s; r++) {
+      for (i = r + 1; i < s; i++)
+        cswap (v[r], v[i], CHUNK);
+      for (i = r + 1; i < s - 1; i++)
+        cswap (v[i], v[s - 1], CHUNK);
+      if (r < n - s)
+        memcpy (v[s - 1], v[s + r], CHUNK * sizeof (guint16));
+    }
+    memcpy (out + x0, v[n - s + 1], cnt * sizeof (guint16));
+  }
+}
+
+static void
+accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
+    int max)
+{
+  int x;
+
+  if (max) {
+    for (x = 0; x < w; x++)
+      acc[x] = MAX (acc[x], r[x]);
+  } else {
+    for (x = 0; x < w; x++)
+      acc[x] = MIN (acc[x], r[x]);
+  }
+}
+
+/* Lines up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
+ * samples, each a vectorised pass over the previous, then of two spans
+ * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
+ * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
+ * (scalar) operations a sample whatever len. */
+static void
+line (const guint16 * row, int len, int w, int max, guint16 * tmp,
+    guint16 * out)
+{
+  const int n = w + len - 1;
+  guint16 *g = tmp, *h = tmp + n;
+  int x, b;
+
+  if (len < 256) {
+    const guint16 *src = row;
+    guint16 *dst = tmp;
+    int span = 1;
+
+    /* src[x] = the span samples from x, for x <= n - span. */
+    while (2 * span <= len) {
+      const int m = n - 2 * span + 1;
+
+      if (max) {
+        for (x = 0; x < m; x++)
+          dst[x] = MAX (src[x], src[x + span]);
+      } else {
+        for (x = 0; x < m; x++)
+          dst[x] = MIN (src[x], src[x + span]);
+      }
+      src = dst;
+      dst = dst == tmp ? tmp + n : tmp;
+      span *= 2;
+    }
+    if (max) {
+      for (x = 0; x < w; x++)
+        out[x] = MAX (src[x], src[x + len - span]);
+    } else {
+      for (x = 0; x < w; x++)
+        out[x] = MIN (src[x], src[x + len - span]);
+    }
+    return;
+  }
+  for (b = 0; b < n; b += len) {
+    const int e = MIN (b + len, n);
+
+    g[b] = row[b];
+    for (x = b + 1; x < e; x++)
+      g[x] = max ? MAX (g[x - 1], row[x]) : MIN (g[x - 1], row[x]);
+    h[e - 1] = row[e - 1];
+    for (x = e - 2; x >= b; x--)
+      h[x] = max ? MAX (h[x + 1], row[x]) : MIN (h[x + 1], row[x]);
+  }
+  /* [x, x + len - 1] is the suffix of x's block and the prefix of the
+   * next one up to x + len - 1. */
+  if (max) {
+    for (x = 0; x < w; x++)
+      out[x] = MAX (h[x], g[x + len - 1]);
+  } else {
+    for (x = 0; x < w; x++)
+      out[x] = MIN (h[x], g[x + len - 1]);
+  }
+}
+
+/* Plain samples in and out of the 16-bit rows: packed ones (GRAY8,
+ * GRAY16, planar) as straight copies, interleaved ones strided. */
+static void
+widen (const guint8 * restrict s, int ps, int bytes, int w,
+    guint16 * restrict dst)
+{
+  int x;
+
+  if (bytes == 1 && ps == 1) {
+    for (x = 0; x < w; x++)
+      dst[x] = s[x];
+  } else if (bytes == 1) {
+    for (x = 0; x < w; x++)
+      dst[x] = s[(gsize) x * ps];
+  } else if (ps == 2) {
+    memcpy (dst, s, w * sizeof (guint16));
+  } else {
+    for (x = 0; x < w; x++)
+      memcpy (dst + x, s + (gsize) x * ps, sizeof (guint16));
+  }
+}
+
+static void
+narrow (const guint16 * restrict v, int w, int ps, int bytes,
+    guint8 * restrict d)
+{
+  int x;
+
+  if (bytes == 1 && ps == 1) {
+    for (x = 0; x < w; x++)
+      d[x] = (guint8) v[x];
+  } else if (bytes == 1) {
+    for (x = 0; x < w; x++)
+      d[(gsize) x * ps] = (guint8) v[x];
+  } else if (ps == 2) {
+    memcpy (d, v, w * sizeof (guint16));
+  } else {
+    for (x = 0; x < w; x++)
+      memcpy (d + (gsize) x * ps, v + x, sizeof (guint16));
+  }
+}
+
+const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
+  median_any, accumulate, line, widen, narrow
+};

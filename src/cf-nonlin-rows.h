@@ -1,0 +1,43 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter engine: the fast CPU backend's nonlinear row kernels (medians
+ * and min/max over rows of plain 16-bit samples), compiled once per
+ * instruction set as the convolution rows are (cf-nonlin-rows.c). */
+#ifndef CF_NONLIN_ROWS_H
+#define CF_NONLIN_ROWS_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The widest median the selection network takes (larger ones select
+ * otherwise, cf-nonlin-cpu.c). */
+#define CF_NL_ROWS_MAX_NETWORK 7
+
+typedef struct
+{
+  /* out[x] = the median of the k x k window of rows[0 .. k) at x .. x + k
+   * - 1, k odd, 3 <= k <= CF_NL_ROWS_MAX_NETWORK. */
+  void (*median) (const guint16 * const *rows, int k, int w, guint16 * out);
+  /* acc[x] = min (max) of acc[x] and r[x]. */
+  void (*accumulate) (guint16 * acc, const guint16 * r, int w, int max);
+  /* out[x] = min (max) of row[x .. x + len - 1]; tmp holds 2 (w + len - 1)
+   * samples. */
+  void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
+      guint16 * out);
+  /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
+  void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
+  /* The plain `bytes`-byte sample at d + x * ps = v[x]. */
+  void (*narrow) (const guint16 * v, int w, int ps, int bytes, guint8 * d);
+} CfNlRows;
+
+/* One per instruction set; the fast backend picks one with the
+ * convolution rows (cf_cpu_band_func, cf_nonlin_cpu_new). */
+extern const CfNlRows cf_nl_rows_portable;
+extern const CfNlRows cf_nl_rows_avx2;
+extern const CfNlRows cf_nl_rows_avx512;
+
+G_END_DECLS
+#endif /* CF_NONLIN_ROWS_H */

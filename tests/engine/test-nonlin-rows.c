@@ -1,0 +1,132 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* The fast CPU backend's nonlinear row kernels (src/cf-nonlin-rows.c),
+ * every instruction-set variant the machine runs, against the definitions
+ * computed here by brute force: medians by sorting, lines by scanning, on
+ * wide rows and long lines, where frames of the backend tests are too
+ * narrow to tell a wrong window edge (their borders repeat samples). */
+#include <string.h>
+#include "cf-nonlin-rows.h"
+
+static int
+cmp_u16 (const void *a, const void *b)
+{
+  return (int) *(const guint16 *) a - (int) *(const guint16 *) b;
+}
+
+/* The variants this machine can run (the x86 ones exist only there). */
+static int
+variants (const CfNlRows ** out)
+{
+  int n = 0;
+
+  out[n++] = &cf_nl_rows_portable;
+#if defined(__x86_64__)
+  __builtin_cpu_init ();
+  if (__builtin_cpu_supports ("avx2") && __builtin_cpu_supports ("fma"))
+    out[n++] = &cf_nl_rows_avx2;
+  if (__builtin_cpu_supports ("avx512f") && __builtin_cpu_supports ("avx512bw")
+      && __builtin_cpu_supports ("avx512dq")
+      && __builtin_cpu_supports ("avx512vl"))
+    out[n++] = &cf_nl_rows_avx512;
+#endif
+  return n;
+}
+
+static void
+fill (GRand * rand, guint16 * a, int n, int maxval)
+{
+  int i;
+
+  for (i = 0; i < n; i++)
+    a[i] = (guint16) g_rand_int_range (rand, 0, maxval + 1);
+}
+
+static void
+test_median (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, k, wi;
+  static const int widths[] = { 1, 5, 31, 128, 129, 300 };
+  GRand *rand = g_rand_new_with_seed (41);
+
+  for (vi = 0; vi < nv; vi++)
+    for (k = 3; k <= CF_NL_ROWS_MAX_NETWORK; k += 2)
+      for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+        const int w = widths[wi], pitch = w + k - 1;
+        /* few values (many ties), bytes, full 16 bits */
+        const int maxval = wi % 3 == 0 ? 3 : wi % 3 == 1 ? 255 : 65535;
+        guint16 *buf = g_new (guint16, pitch * k), *out = g_new (guint16, w);
+        const guint16 *rows[CF_NL_ROWS_MAX_NETWORK];
+        guint16 win[CF_NL_ROWS_MAX_NETWORK * CF_NL_ROWS_MAX_NETWORK];
+        int x, i, j;
+
+        fill (rand, buf, pitch * k, maxval);
+        for (j = 0; j < k; j++)
+          rows[j] = buf + j * pitch;
+        v[vi]->median (rows, k, w, out);
+        for (x = 0; x < w; x++) {
+          for (j = 0; j < k; j++)
+            for (i = 0; i < k; i++)
+              win[j * k + i] = rows[j][x + i];
+          qsort (win, k * k, sizeof (guint16), cmp_u16);
+          if (out[x] != win[k * k / 2])
+            g_error ("variant %d median %dx%d width %d: x %d is %d, not %d",
+                vi, k, k, w, x, out[x], win[k * k / 2]);
+        }
+        g_free (buf);
+        g_free (out);
+      }
+  g_rand_free (rand);
+}
+
+static void
+test_line (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, len, max;
+  GRand *rand = g_rand_new_with_seed (43);
+
+  for (vi = 0; vi < nv; vi++)
+    for (len = 1; len <= 700; len += len < 20 ? 1 : 37)
+      for (max = 0; max <= 1; max++) {
+        const int w = 1 + g_rand_int_range (rand, 0, 900), n = w + len - 1;
+        guint16 *row = g_new (guint16, n), *tmp = g_new (guint16, 2 * n);
+        guint16 *out = g_new (guint16, w), *acc = g_new (guint16, w);
+        int x, i;
+
+        fill (rand, row, n, 65535);
+        fill (rand, acc, w, 65535);
+        v[vi]->line (row, len, w, max, tmp, out);
+        for (x = 0; x < w; x++) {
+          int m = row[x];
+
+          for (i = 1; i < len; i++)
+            m = max ? MAX (m, row[x + i]) : MIN (m, row[x + i]);
+          if (out[x] != m)
+            g_error ("variant %d line %d %s width %d: x %d is %d, not %d",
+                vi, len, max ? "max" : "min", w, x, out[x], m);
+        }
+        memcpy (tmp, acc, w * sizeof (guint16));
+        v[vi]->accumulate (acc, row, w, max);
+        for (x = 0; x < w; x++)
+          g_assert_cmpint (acc[x], ==, max ? MAX (tmp[x], row[x]) :
+              MIN (tmp[x], row[x]));
+        g_free (row);
+        g_free (tmp);
+        g_free (out);
+        g_free (acc);
+      }
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nonlin-rows/median", test_median);
+  g_test_add_func ("/nonlin-rows/line", test_line);
+  return g_test_run ();
+}
