@@ -12,8 +12,9 @@ nvcc=${1:-${CUDA_PATH:-/usr/local/cuda}/bin/nvcc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The kernel files, as kernels/meson.build lists them.
-files=$(sed -n "/^  kernel_files = \[/,/\]/p; /kernel_files += /p" \
+# The kernel files, as kernels/meson.build lists them, but for those listed
+# in kernel_files_own_90 (their sm_90 cubins come from compute_90's PTX).
+files=$(sed -n "/^  kernel_files\(_short\)\? = \[/,/\]/p; /kernel_files_short += /p" \
   "$here/kernels/meson.build" | grep -o "'cf-[a-z0-9-]*\.cu'" | tr -d "'")
 bad=0
 for f in $files; do
