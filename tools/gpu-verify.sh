@@ -20,6 +20,9 @@
 #               its parity cases, and bench/fft-crossover.sh
 #   peers       (not in the default list) bench/compare_peers.py against
 #               CuPy on the same GPU, 4K and 1080p
+#   fastpaths   (not in the default list) Nsight Compute on the cases
+#               cudafilter-npp-bench shows NPP winning: GRAY8 3x3, RGB,
+#               16-bit, NV12 and P010
 #   npp         (not in the default list) bench/cudafilter-npp-bench: NPP's
 #               filters on the same frames, 4K and 1080p, the copy beside
 #   nonlinear   (not in the default list) median, morphology and bilateral:
@@ -137,6 +140,26 @@ for s in $steps; do
           "$build" --peer cupy --size "$size" --iterations 50 \
           --filters gaussian,box,sobel,laplacian,custom
       done ;;
+    fastpaths)
+      # The layouts NPP still wins (NV12/P010, RGB, 16-bit, GRAY8 3x3):
+      # where each cudafilter kernel stalls, one launch each, NPP's not.
+      if [ -x "$build/bench/cudafilter-npp-bench" ]; then
+        for c in "gray8 laplacian-3" "gray8 custom-3x3" "rgb box-3" \
+            "rgb laplacian-3" "gray16 custom-3x3" "rgba16 box-3" \
+            "nv12 gaussian-13" "p010 gaussian-13"; do
+          set -- $c
+          step "ncu-$1-$2" 120 ncu --kernel-name \
+            regex:'^(sep_kernel|dense_kernel|filter_kernel|mma_kernel|long_kernel)' \
+            --launch-skip 3 --launch-count 1 --section SpeedOfLight \
+            --section MemoryWorkloadAnalysis --section Occupancy \
+            --section WarpStateStats --section SchedulerStats \
+            --section InstructionStats "$build/bench/cudafilter-npp-bench" \
+            -S 3840x2160 -F "$1" -c "$2" -n 5 -w 5
+        done
+      else
+        echo "fastpaths    skipped: not built (no nppi.h in the toolkit)" \
+          | tee -a "$summary"
+      fi ;;
     npp)
       if [ -x "$build/bench/cudafilter-npp-bench" ]; then
         step npp 400 "$build/bench/cudafilter-npp-bench" --iterations 50
