@@ -26,9 +26,11 @@ struct CfNlPassArgs
   long long chan_off[CF_MAX_CHANNELS];
 };
 
-/* Image `id` (CF_NL_FRAME or a scratch index) of channel c. */
-__device__ __forceinline__ CfNlImage
-cf_nl_pass_image (const CfNlPassArgs & a, int c, int id)
+/* Image `id` (CF_NL_FRAME or a scratch index) of channel c: the one
+ * lookup of every nonlinear pass (the tiled ones' CfNlPassArgs and the
+ * per-sample kernel's CfNlArgs carry the same fields). */
+template < typename Args > __device__ __forceinline__ CfNlImage
+cf_nl_pass_image (const Args & a, int c, int id)
 {
   const CfChannel & ch = a.frame.channels[c];
   CfNlImage im;

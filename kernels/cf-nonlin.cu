@@ -25,25 +25,6 @@ struct CfNlArgs
   int pass;
 };
 
-__device__ static CfNlImage
-image_of (const CfNlArgs & a, int c, int id)
-{
-  const CfChannel & ch = a.frame.channels[c];
-  CfNlImage im;
-
-  im.ch = ch;
-  if (id == CF_NL_FRAME) {
-    im.frame = a.frame.src[ch.plane] + ch.offset;
-    im.stride = a.frame.src_stride[ch.plane];
-    im.scratch = 0;
-  } else {
-    im.frame = 0;
-    im.stride = 0;
-    im.scratch = a.scratch + id * a.image_len + a.chan_off[c];
-  }
-  return im;
-}
-
 __global__ static void
 nl_pass (const CfNlArgs a)
 {
@@ -68,8 +49,8 @@ nl_pass (const CfNlArgs a)
   }
 
   {
-    const CfNlImage src = image_of (a, c, p.src);
-    const CfNlImage src2 = image_of (a, c, p.src2);
+    const CfNlImage src = cf_nl_pass_image (a, c, p.src);
+    const CfNlImage src2 = cf_nl_pass_image (a, c, p.src2);
     CfNlImage group[3];
     int n = 0, own = 0;
 
@@ -77,7 +58,7 @@ nl_pass (const CfNlArgs a)
       for (int i = 0; i < 3 && a.groups[c][i] >= 0; i++) {
         if (a.groups[c][i] == c)
           own = i;
-        group[n++] = image_of (a, a.groups[c][i], p.src);
+        group[n++] = cf_nl_pass_image (a, a.groups[c][i], p.src);
       }
     v = cf_nl_pass_sample (&p, &src, &src2, group, n, own, x, y, &a.nl,
         a.table, &a.kp);
