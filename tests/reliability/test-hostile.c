@@ -2123,7 +2123,8 @@ pipeline_step (Episode * ep, guint cls)
     }
     case A_EOS:{
       GstMessage *msg;
-      gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+      gint64 restart_at = g_get_monotonic_time () + G_TIME_SPAN_SECOND;
+      gint64 deadline = restart_at + 9 * G_TIME_SPAN_SECOND;
       gboolean restarted = FALSE;
 
       if (!pipeline_playing (ep))
@@ -2138,8 +2139,7 @@ pipeline_step (Episode * ep, guint cls)
           GST_FLOW_FLUSHING) {
         if (g_get_monotonic_time () > deadline)
           die ("appsrc refused EOS (flushing) for 10 s");
-        if (!restarted && ep->live && g_get_monotonic_time () >
-            deadline - 9 * G_TIME_SPAN_SECOND) {
+        if (!restarted && ep->live && g_get_monotonic_time () > restart_at) {
           /* GStreamer >= 1.24: a live basesrc resumed while its thread
            * was still leaving create() after the pause stays flushing
            * with its task stopped, for good (docs/reliability.md, seed
