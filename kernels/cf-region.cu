@@ -23,38 +23,58 @@ at (unsigned char *base, long long stride, const CfChannel & ch, int x, int y)
       ch.offset;
 }
 
-/* grid z: the channel job; x, y: its samples. */
+/* x, y: a sample position; each thread takes that sample of every channel
+ * job, so a warp's loads and stores of one pixel's channels fall in the
+ * same lines (a grid per channel read each line once per channel: four
+ * times the copy's traffic for RGBA).  The regions in each channel's
+ * samples are worked out once a block: the divisions by the subsampling,
+ * per sample, cost more than the copy. */
 __global__ void
-composite_kernel (CfDeviceFrame f, CfRegionArgs a)
+composite_kernel (const __grid_constant__ CfDeviceFrame f,
+    const __grid_constant__ CfRegionArgs a)
 {
-  const int c = blockIdx.z;
-  const CfChannel & ch = f.channels[c];
+  __shared__ int4 box[CF_MAX_CHANNELS * CF_MAX_RECTS];  /* x0, x1, y0, y1 */
   const int x = blockIdx.x * BX + threadIdx.x;
   const int y = blockIdx.y * BY + threadIdx.y;
-  bool covered = false;
+  const int n = a.n_rects;
 
-  if (x >= ch.width || y >= ch.height)
-    return;
-  for (int i = 0; i < a.n_rects && !covered; i++) {
-    const CfRect r = a.rects[i];
+  for (int i = threadIdx.y * BX + threadIdx.x; i < f.n_channels * n;
+      i += BX * BY) {
+    const int c = i / n;
+    const CfRect r = a.rects[i % n];
     const int sx = a.sx[c], sy = a.sy[c];
 
-    covered = x >= r.x / sx && x < (r.x + r.w + sx - 1) / sx
-        && y >= r.y / sy && y < (r.y + r.h + sy - 1) / sy;
+    box[i] = make_int4 (r.x / sx, (r.x + r.w + sx - 1) / sx, r.y / sy,
+        (r.y + r.h + sy - 1) / sy);
   }
-  if (covered == (a.inside != 0))
-    return;
-  /* Whole words: channels that share one (RGB10A2) share their regions,
-   * so every thread of that word stores the same bytes. */
-  const unsigned char *s =
-      at ((unsigned char *) f.src[ch.plane], f.src_stride[ch.plane], ch, x, y);
-  unsigned char *d = at (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x, y);
-  if (ch.word_bytes == 1)
-    d[0] = s[0];
-  else if (ch.word_bytes == 2)
-    *(unsigned short *) d = *(const unsigned short *) s;
-  else
-    *(unsigned int *) d = *(const unsigned int *) s;
+  __syncthreads ();
+
+  for (int c = 0; c < f.n_channels; c++) {
+    const CfChannel & ch = f.channels[c];
+    bool covered = false;
+
+    if (x >= ch.width || y >= ch.height)
+      continue;
+    for (int i = 0; i < n && !covered; i++) {
+      const int4 b = box[c * n + i];
+
+      covered = x >= b.x && x < b.y && y >= b.z && y < b.w;
+    }
+    if (covered == (a.inside != 0))
+      continue;
+    /* Whole words: channels that share one (RGB10A2) share their regions,
+     * so every channel of that word stores the same bytes. */
+    const unsigned char *s = at ((unsigned char *) f.src[ch.plane],
+        f.src_stride[ch.plane], ch, x, y);
+    unsigned char *d = at (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x,
+        y);
+    if (ch.word_bytes == 1)
+      d[0] = s[0];
+    else if (ch.word_bytes == 2)
+      *(unsigned short *) d = *(const unsigned short *) s;
+    else
+      *(unsigned int *) d = *(const unsigned int *) s;
+  }
 }
 
 /* One thread per block of one channel job. */
@@ -110,7 +130,7 @@ cf_launch_region_composite (const CfDeviceFrame * frame,
   if (frame->n_channels <= 0 || w <= 0 || h <= 0)
     return cudaSuccess;
   dim3 block (BX, BY);
-  dim3 grid ((w + BX - 1) / BX, (h + BY - 1) / BY, frame->n_channels);
+  dim3 grid ((w + BX - 1) / BX, (h + BY - 1) / BY);
   composite_kernel <<< grid, block, 0, stream >>> (*frame, *args);
   return cudaGetLastError ();
 }
