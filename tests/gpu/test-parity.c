@@ -662,6 +662,11 @@ run_regions_device (CfBackend * backend, TestFrame * f, const CfSpec * spec,
             f->in.data[p], f->in.stride[p], f->layout.plane_row_bytes[p],
             rows, cudaMemcpyHostToDevice), ==, 0);
   }
+  /* The memset and the copy from pageable memory may return before they
+   * land, and the backend's stream (non-blocking) does not wait for the
+   * legacy stream they run on: without this the filter could read a
+   * previous frame's bytes from a reused allocation. */
+  g_assert_cmpint (cudaDeviceSynchronize (), ==, 0);
   g_assert_true (cf_backend_process_regions (backend, spec, &f->layout, &din,
           &dout, r, &error));
   g_assert_no_error (error);
