@@ -26,9 +26,14 @@
 #   npp         (not in the default list) bench/cudafilter-npp-bench: NPP's
 #               filters on the same frames, 4K and 1080p, the copy beside
 #   nonlinear   (not in the default list) median, morphology and bilateral:
-#               their parity cases, memcheck and racecheck on them, the
-#               reference test on backend=cuda for them, and their bench
-#               rows beside the copy and NPP
+#               every parity case of theirs, memcheck and racecheck on one
+#               case of each filter and kernel path, the reference test on
+#               backend=cuda for them, and their bench rows beside the copy
+#               and NPP
+#   regions     (not in the default list) regions and pixelate: parity,
+#               memcheck, racecheck and initcheck, the element's region
+#               tests under memcheck on backend=cuda, the kernel and
+#               pipeline figures beside the whole frame
 #   formats     (not in the default list) the new formats' checks: parity
 #               on their layouts, memcheck and racecheck on them, the
 #               element and CUDA-memory tests (P010 from nvh265dec)
@@ -92,22 +97,27 @@ for s in $steps; do
         -p /gpu-parity/custom-5x5 -p /gpu-parity/sobel-5 ;;
     kernels) step kernels 300 bench/targets.sh "$build" 100 ;;
     nonlinear)
-      nl="-p /gpu-parity/median-3 -p /gpu-parity/median-5
-        -p /gpu-parity/erode-rect-3 -p /gpu-parity/dilate-rect-5-it3
-        -p /gpu-parity/erode-ellipse-7-it2 -p /gpu-parity/open-cross-3
-        -p /gpu-parity/close-ellipse-5 -p /gpu-parity/gradient-rect-3
-        -p /gpu-parity/tophat-kernel-it2 -p /gpu-parity/blackhat-rect-7
-        -p /gpu-parity/bilateral-5 -p /gpu-parity/bilateral-7-auto"
+      # Every nonlinear parity case, then memcheck and racecheck on one case
+      # of each filter and kernel path (the tiled window and line passes,
+      # the per-sample pass), four sanitizer processes at a time: racecheck
+      # takes minutes on the largest tiles.
+      nl=$("$build/tests/gpu/test-parity" -l 2>/dev/null | grep -E \
+        '/gpu-parity/(median|erode|dilate|open|close|gradient|tophat|blackhat|bilateral)' \
+        | sed 's/^/-p /' | tr '\n' ' ')
       # shellcheck disable=SC2086
-      step nonlinear-parity 240 "$build/tests/gpu/test-parity" $nl
-      # shellcheck disable=SC2086
-      step nonlinear-memcheck 300 compute-sanitizer --tool memcheck \
-        "$build/tests/gpu/test-parity" -p /gpu-parity/median-3 \
-        -p /gpu-parity/open-cross-3 -p /gpu-parity/tophat-kernel-it2 \
-        -p /gpu-parity/bilateral-5
-      step nonlinear-racecheck 300 compute-sanitizer --tool racecheck \
-        "$build/tests/gpu/test-parity" -p /gpu-parity/median-3 \
-        -p /gpu-parity/dilate-rect-5-it3 -p /gpu-parity/bilateral-5
+      step nonlinear-parity 300 "$build/tests/gpu/test-parity" $nl
+      for tool in memcheck racecheck; do
+        for c in median-3 median-5 median-9 erode-rect-3 dilate-rect-8 \
+            erode-rect-33-it8 erode-ellipse-7-it2 dilate-rect-5-it3 \
+            open-cross-3 close-ellipse-5 gradient-rect-3 tophat-kernel-it2 \
+            blackhat-rect-7 bilateral-5 bilateral-7-auto; do
+          step "nl-$tool-$c" 400 compute-sanitizer --tool "$tool" \
+            --error-exitcode 9 "$build/tests/gpu/test-parity" \
+            -p "/gpu-parity/$c" &
+          [ "$(jobs -r | wc -l)" -ge 4 ] && wait -n
+        done
+      done
+      wait
       step nonlinear-reference 600 /usr/bin/python3 \
         tests/reference/test_reference.py --tool "$build/tools/cf-filter-raw" \
         --backend cuda --filter median --filter erode --filter dilate \
@@ -119,7 +129,37 @@ for s in $steps; do
       [ -x "$build/bench/cudafilter-npp-bench" ] && \
         step nonlinear-npp 300 "$build/bench/cudafilter-npp-bench" \
           --case median-3,median-5,median-15,erode-3,dilate-3,erode-15,bilateral-9 \
-          --format gray8,rgb,rgba,gray16 ;;
+          --format gray8,rgb,rgba,gray16 -n 20 ;;
+    regions)
+      # Regions and pixelate: parity (the regions-device case ten times:
+      # it failed once, 2026-12-02), the sanitizers, the element on
+      # backend=cuda, and the figures beside the whole frame.
+      step regions-parity 300 "$build/tests/gpu/test-parity" \
+        -p /gpu-parity/regions -p /gpu-parity/regions-device \
+        -p /gpu-parity/pixelate -p /gpu-parity/pixelate-5
+      for i in 1 2 3 4 5 6 7 8 9 10; do
+        step "regions-device-$i" 60 "$build/tests/gpu/test-parity" \
+          -p /gpu-parity/regions-device
+      done
+      for tool in memcheck racecheck initcheck; do
+        step "regions-$tool" 400 compute-sanitizer --tool "$tool" \
+          --error-exitcode 9 "$build/tests/gpu/test-parity" \
+          -p /gpu-parity/regions-device -p /gpu-parity/pixelate &
+      done
+      wait
+      CF_TEST_BACKEND=cuda step regions-element 300 compute-sanitizer \
+        --tool memcheck --error-exitcode 9 \
+        "$build/tests/element/test-element-regions"
+      step regions-bench 120 "$build/bench/cudafilter-bench" \
+        -f gaussian,box,median -F rgba,gray8,i420 -r "1600,756,640,648" -n 50
+      for m in "" --cuda-memory; do
+        for r in "" --regions=1600,756,640,648; do
+          # shellcheck disable=SC2086
+          step "regions-pipeline$m$r" 60 \
+            "$build/bench/cudafilter-pipeline-bench" --size 3840x2160 \
+            --frames 300 --cases pool --no-peer $m $r
+        done
+      done ;;
     profile)
       # Nsight Compute on the cases furthest from the copy floor: achieved
       # bandwidth, occupancy and where warps stall (one launch each).
