@@ -252,7 +252,7 @@ median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
 
   if (rank == (k * k - 1) / 2 && (k <= 5 ||
           (k <= CF_NL_ROWS_MAX_NETWORK && !bytes))) {
-    kr->median (rows, k, w, out);
+    kr->median (rows, k, w, bytes, out);
     return;
   }
   if (!bytes || k < 7) {

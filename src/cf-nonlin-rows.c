@@ -8,6 +8,7 @@
  * only, which gcc vectorises, and which are exact at every depth. */
 #include <string.h>
 #include "cf-nonlin-rows.h"
+#include "cf-nonlin-med5.h"
 
 #define CF_CAT_(a, b) a ## b
 #define CF_CAT(a, b) CF_CAT_ (a, b)
@@ -61,13 +62,75 @@ median3 (const guint16 * const *rows, int w, guint16 * restrict out)
   }
 }
 
+/* 5 x 5, the comparators of cf-nonlin-med5.h over a chunk of outputs,
+ * each stage a loop gcc vectorises over whole rows (32 8-bit or 16 16-bit
+ * lanes with AVX2): the columns sorted (each shared by five windows),
+ * neighbouring sorted columns merged in pairs (each pair shared by two
+ * windows), the median from two pairs and a column.  Defined for 8-bit
+ * samples (twice the lanes) and 16-bit ones. */
+#define MED5_CHUNK 512
+
+#define DEFINE_MEDIAN5(T, name)                                         \
+static void                                                             \
+name (const guint16 * const *rows, int w, guint16 * restrict out)       \
+{                                                                       \
+  T cols[5][MED5_CHUNK + 4], pairs[10][MED5_CHUNK + 3];                 \
+  int x0, x, j;                                                         \
+                                                                        \
+  for (x0 = 0; x0 < w; x0 += MED5_CHUNK) {                              \
+    const int n = MIN (MED5_CHUNK, w - x0);                             \
+    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0,               \
+        *r2 = rows[2] + x0, *r3 = rows[3] + x0, *r4 = rows[4] + x0;     \
+                                                                        \
+    for (x = 0; x < n + 4; x++) {                                       \
+      T a[5], s[5];                                                     \
+                                                                        \
+      a[0] = (T) r0[x];                                                 \
+      a[1] = (T) r1[x];                                                 \
+      a[2] = (T) r2[x];                                                 \
+      a[3] = (T) r3[x];                                                 \
+      a[4] = (T) r4[x];                                                 \
+      CF_MED5_SORT (T, a, s);                                           \
+      for (j = 0; j < 5; j++)                                           \
+        cols[j][x] = s[j];                                              \
+    }                                                                   \
+    for (x = 0; x < n + 3; x++) {                                       \
+      T a[5], b[5], m[10];                                              \
+                                                                        \
+      for (j = 0; j < 5; j++) {                                         \
+        a[j] = cols[j][x];                                              \
+        b[j] = cols[j][x + 1];                                          \
+      }                                                                 \
+      CF_MED5_PAIR (T, a, b, m);                                        \
+      for (j = 0; j < 10; j++)                                          \
+        pairs[j][x] = m[j];                                             \
+    }                                                                   \
+    for (x = 0; x < n; x++) {                                           \
+      T m[10], p[10], e[5], med;                                        \
+                                                                        \
+      for (j = 0; j < 10; j++) {                                        \
+        m[j] = pairs[j][x];                                             \
+        p[j] = pairs[j][x + 2];                                         \
+      }                                                                 \
+      for (j = 0; j < 5; j++)                                           \
+        e[j] = cols[j][x + 4];                                          \
+      CF_MED5_FINAL (T, m, p, e, med);                                  \
+      out[x0 + x] = med;                                                \
+    }                                                                   \
+  }                                                                     \
+}
+
+DEFINE_MEDIAN5 (guint8, median5_bytes);
+DEFINE_MEDIAN5 (guint16, median5_words);
+
 /* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
  * lane over a chunk of outputs: keep M + 2 samples (M the median's rank),
  * drop their min and max (neither can be the median), take the next
  * sample, until one is left.  The kernels' register network
  * (kernels/cf-nonlin-window.cu) does the same. */
 static void
-median_any (const guint16 * const *rows, int k, int w, guint16 * out)
+median_any (const guint16 * const *rows, int k, int w, int bytes,
+    guint16 * out)
 {
   const int n = k * k, s = (n - 1) / 2 + 2;
   guint16 v[CF_NL_ROWS_MAX_NETWORK * CF_NL_ROWS_MAX_NETWORK][CHUNK];
@@ -75,6 +138,13 @@ median_any (const guint16 * const *rows, int k, int w, guint16 * out)
 
   if (k == 3) {
     median3 (rows, w, out);
+    return;
+  }
+  if (k == 5) {
+    if (bytes)
+      median5_bytes (rows, w, out);
+    else
+      median5_words (rows, w, out);
     return;
   }
   for (x0 = 0; x0 < w; x0 += CHUNK) {

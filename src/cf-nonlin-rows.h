@@ -19,8 +19,10 @@ G_BEGIN_DECLS
 typedef struct
 {
   /* out[x] = the median of the k x k window of rows[0 .. k) at x .. x + k
-   * - 1, k odd, 3 <= k <= CF_NL_ROWS_MAX_NETWORK. */
-  void (*median) (const guint16 * const *rows, int k, int w, guint16 * out);
+   * - 1, k odd, 3 <= k <= CF_NL_ROWS_MAX_NETWORK; bytes: every sample is
+   * below 256. */
+  void (*median) (const guint16 * const *rows, int k, int w, int bytes,
+      guint16 * out);
   /* acc[x] = min (max) of acc[x] and r[x]. */
   void (*accumulate) (guint16 * acc, const guint16 * r, int w, int max);
   /* out[x] = min (max) of row[x .. x + len - 1]; tmp holds 2 (w + len - 1)
