@@ -49,6 +49,7 @@ struct _CfNonlinCpu
   const CfLayout *layout;
   const CfFrame *in, *out;
   const CfNlPass *pass;
+  const CfNlPass *row_pass;     /* a row pass fused into `pass`, or NULL */
   gsize chan_off[CF_MAX_CHANNELS];      /* scratch sample offsets */
   gsize image_len;              /* samples of one scratch image, all channels */
   int groups[CF_MAX_CHANNELS][3];
@@ -196,15 +197,36 @@ expand_row (const CfNlRows * kr, const CfNlImage * im, const Window * win,
   }
 }
 
+/* A row pass a column pass reads fused into it: each ring row is then the
+ * row pass's output row, made from the expanded row (wide) when the
+ * column window first reaches it, never stored as an image. */
+typedef struct
+{
+  const CfNlPass *pass;
+  Window win;
+  guint16 *wide;                /* w + win.kw - 1 samples */
+  guint16 *tmp;                 /* 2 (w + win.kw - 1) samples */
+} RowFirst;
+
 static const guint16 *
 ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
-    const Window * win, int v, const CfKernelParams * kp)
+    const Window * win, int v, const CfKernelParams * kp,
+    const RowFirst * rf)
 {
   int slot = ((v % win->kh) + win->kh) % win->kh;
   guint16 *row = r->buf + (gsize) slot * r->pitch;
 
   if (r->have[slot] != v) {
-    expand_row (kr, im, win, v, kp, row);
+    if (rf == NULL) {
+      expand_row (kr, im, win, v, kp, row);
+    } else {
+      /* A row outside the frame is its border row's, or border_value's
+       * (whose min and max are border_value): as the column pass reads
+       * the row pass's image. */
+      expand_row (kr, im, &rf->win, v, kp, rf->wide);
+      kr->line (rf->wide, rf->pass->len, im->ch.width,
+          rf->pass->step == CF_NL_MAX_ROW, rf->tmp, row);
+    }
     r->have[slot] = v;
   }
   return row;
@@ -309,10 +331,7 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     return;
   }
   if (se == NULL) {
-    /* A column: the first row, then the others. */
-    memcpy (out, rows[0], w * sizeof (guint16));
-    for (j = 1; j < win->kh; j++)
-      kr->accumulate (out, rows[j], w, max);
+    kr->column (rows, win->kh, w, max, out);
     return;
   }
   for (x = 0; x < w; x++)
@@ -414,19 +433,22 @@ typedef struct
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
+  guint16 *wide, *wide_tmp;     /* a fused row pass's (RowFirst) */
 } Carved;
 
 static void
-carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
+carve (PartScratch * ps, const Window * win, int w, int n_images,
+    int row_kw, Carved * c)
 {
   gsize pitch = (gsize) w + win->kw - 1;
+  gsize wide = align64 (((gsize) w + MAX (row_kw, 1) - 1) * sizeof (guint16));
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
       align64 (2 * pitch * sizeof (guint16)) +
       align64 ((gsize) COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
-      align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide;
   guint8 *p;
   int i, s;
 
@@ -460,6 +482,9 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
   c->hist = (guint32 *) p;
   p += align64 (256 * sizeof (guint32));
   c->gather = (guint16 *) p;
+  p += align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  c->wide = (guint16 *) p;
+  c->wide_tmp = (guint16 *) (p + wide);
 }
 
 static void
@@ -521,6 +546,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   CfNlImage ims[3];
   int n_images = 1, own = 0, w = ch->width, x, y, j, i;
   Carved cv;
+  RowFirst rf_, *rf = NULL;
 
   if (!has_row_code (p->step)) {
     /* Sample by sample with the kernels' own function (kernels/
@@ -535,7 +561,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &group[n++]);
     }
-    carve (ps, &win, w, 0, &cv);
+    carve (ps, &win, w, 0, 0, &cv);
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
         cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
@@ -552,6 +578,11 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
     }
+  } else if (self->row_pass != NULL) {
+    image_of (self, c, self->row_pass->src, &ims[0]);
+    rf_.pass = self->row_pass;
+    rf_.win = window_of (&spec->nl, self->row_pass);
+    rf = &rf_;
   } else {
     image_of (self, c, p->src, &ims[0]);
   }
@@ -565,14 +596,18 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     Window rw = win;
 
     rw.kh = win.kh + COL_GROUP - 1;
-    carve (ps, &rw, w, 1, &cv);
+    carve (ps, &rw, w, 1, rf ? rf->win.kw : 0, &cv);
+    if (rf != NULL) {
+      rf->wide = cv.wide;
+      rf->tmp = cv.wide_tmp;
+    }
     for (y = y0; y < y1; y += COL_GROUP) {
       const int n = MIN (COL_GROUP, y1 - y);
       int t;
 
       for (j = 0; j < win.kh + n - 1; j++)
         rows[0][j] = ring_row (self->rows, &cv.rings[0], &ims[0], &rw,
-            y - win.ay + j, kp);
+            y - win.ay + j, kp, rf);
       if (n == COL_GROUP) {
         col_group (self->rows, rows[0], win.kh, w, max, cv.line, cv.group);
         for (t = 0; t < n; t++)
@@ -587,7 +622,11 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     }
     return;
   }
-  carve (ps, &win, w, n_images, &cv);
+  carve (ps, &win, w, n_images, rf ? rf->win.kw : 0, &cv);
+  if (rf != NULL) {
+    rf->wide = cv.wide;
+    rf->tmp = cv.wide_tmp;
+  }
 
   for (y = y0; y < y1; y++) {
     if (win.kh > CF_MAX_TAPS + 1) {
@@ -599,14 +638,14 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         cv.out[x] = max ? 0 : kp->maxval;
       for (j = 0; j < win.kh; j++)
         self->rows->accumulate (cv.out, ring_row (self->rows, &cv.rings[0],
-                &ims[0], &win, y - win.ay + j, kp), w, max);
+                &ims[0], &win, y - win.ay + j, kp, rf), w, max);
       store_row (self, c, y, cv.out);
       continue;
     }
     for (i = 0; i < n_images; i++)
       for (j = 0; j < win.kh; j++)
         rows[i][j] = ring_row (self->rows, &cv.rings[i], &ims[i], &win,
-            y - win.ay + j, kp);
+            y - win.ay + j, kp, rf);
     switch (p->step) {
       case CF_NL_MEDIAN:
         median_row (self->rows, rows[0], win.kw, w, spec->nl.rank,
@@ -680,6 +719,31 @@ run_part (gpointer data, int index, int n_parts)
   }
 }
 
+/* Whether pass i is a rectangle's row pass whose image only pass i + 1, its
+ * column pass, reads: then the two run as one (RowFirst), and the image
+ * between them is never written. */
+static gboolean
+fuses_with_next (const CfNonlin * nl, int i)
+{
+  const CfNlPass *r = &nl->passes[i], *c = r + 1;
+  int j;
+
+  if (i + 1 >= nl->n_passes || r->dst < 0 || c->src != r->dst
+      || c->dst == r->src)
+    return FALSE;
+  if (!((r->step == CF_NL_MIN_ROW && c->step == CF_NL_MIN_COL)
+          || (r->step == CF_NL_MAX_ROW && c->step == CF_NL_MAX_COL)))
+    return FALSE;
+  /* Read later before written again: it is needed. */
+  for (j = i + 2; j < nl->n_passes; j++) {
+    if (nl->passes[j].src == r->dst || nl->passes[j].src2 == r->dst)
+      return FALSE;
+    if (nl->passes[j].dst == r->dst)
+      break;
+  }
+  return TRUE;
+}
+
 void
 cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
     const CfSpec * spec, const CfLayout * layout, const CfFrame * in,
@@ -708,9 +772,13 @@ cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
   self->in = in;
   self->out = out;
   for (i = 0; i < spec->nl.n_passes; i++) {
+    self->row_pass = NULL;
+    if (fuses_with_next (&spec->nl, i)) {
+      self->row_pass = &spec->nl.passes[i++];
+    }
     self->pass = &spec->nl.passes[i];
     cf_cpu_pool_run (pool, run_part, self);
   }
-  self->pass = NULL;
+  self->pass = self->row_pass = NULL;
   self->in = self->out = NULL;
 }

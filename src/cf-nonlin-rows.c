@@ -186,7 +186,37 @@ accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
   }
 }
 
-/* Lines up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
+/* out[x] = min (max) of rows[0 .. n)[x]: three rows, then two at a time,
+ * into out (fewer passes over it than one row at a time). */
+static void
+column (const guint16 * const *rows, int n, int w, int max,
+    guint16 * restrict out)
+{
+  const guint16 *r0 = rows[0], *r1 = rows[MIN (1, n - 1)];
+  const guint16 *r2 = rows[MIN (2, n - 1)];
+  int x, j;
+
+  if (max) {
+    for (x = 0; x < w; x++)
+      out[x] = MAX (MAX (r0[x], r1[x]), r2[x]);
+  } else {
+    for (x = 0; x < w; x++)
+      out[x] = MIN (MIN (r0[x], r1[x]), r2[x]);
+  }
+  for (j = 3; j < n; j += 2) {
+    const guint16 *a = rows[j], *b = rows[MIN (j + 1, n - 1)];
+
+    if (max) {
+      for (x = 0; x < w; x++)
+        out[x] = MAX (out[x], MAX (a[x], b[x]));
+    } else {
+      for (x = 0; x < w; x++)
+        out[x] = MIN (out[x], MIN (a[x], b[x]));
+    }
+  }
+}
+
+/* Lines of 2 and 3 in one pass; up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
  * samples, each a vectorised pass over the previous, then of two spans
  * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
  * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
@@ -199,6 +229,18 @@ line (const guint16 * row, int len, int w, int max, guint16 * tmp,
   guint16 *g = tmp, *h = tmp + n;
   int x, b;
 
+  if (len <= 3) {
+    const guint16 *r1 = row + MIN (1, len - 1), *r2 = row + len - 1;
+
+    if (max) {
+      for (x = 0; x < w; x++)
+        out[x] = MAX (MAX (row[x], r1[x]), r2[x]);
+    } else {
+      for (x = 0; x < w; x++)
+        out[x] = MIN (MIN (row[x], r1[x]), r2[x]);
+    }
+    return;
+  }
   if (len < 256) {
     const guint16 *src = row;
     guint16 *dst = tmp;
@@ -292,5 +334,5 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
 }
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, line, widen, narrow
+  median_any, accumulate, column, line, widen, narrow
 };

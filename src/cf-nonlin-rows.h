@@ -25,6 +25,9 @@ typedef struct
       guint16 * out);
   /* acc[x] = min (max) of acc[x] and r[x]. */
   void (*accumulate) (guint16 * acc, const guint16 * r, int w, int max);
+  /* out[x] = min (max) of rows[0 .. n)[x], n >= 1. */
+  void (*column) (const guint16 * const *rows, int n, int w, int max,
+      guint16 * out);
   /* out[x] = min (max) of row[x .. x + len - 1]; tmp holds 2 (w + len - 1)
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,

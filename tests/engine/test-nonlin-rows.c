@@ -49,7 +49,9 @@ test_median (void)
 {
   const CfNlRows *v[3];
   int nv = variants (v), vi, k, wi;
-  static const int widths[] = { 1, 5, 31, 128, 129, 300 };
+  /* below a vector, odd, chunks of the 5x5 (512) and their remainders;
+   * maxval by wi % 3 */
+  static const int widths[] = { 1, 5, 31, 128, 129, 300, 513, 1000, 1030 };
   GRand *rand = g_rand_new_with_seed (41);
 
   for (vi = 0; vi < nv; vi++)
@@ -79,6 +81,44 @@ test_median (void)
         g_free (buf);
         g_free (out);
       }
+  g_rand_free (rand);
+}
+
+/* column: every count of rows (three at once, pairs, one left over) at
+ * widths below and past a vector. */
+static void
+test_column (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, n, max, wi;
+  static const int widths[] = { 1, 7, 33, 100 };
+  GRand *rand = g_rand_new_with_seed (47);
+
+  for (vi = 0; vi < nv; vi++)
+    for (n = 1; n <= 9; n++)
+      for (max = 0; max <= 1; max++)
+        for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+          const int w = widths[wi];
+          guint16 *buf = g_new (guint16, w * n), *out = g_new (guint16, w);
+          const guint16 *rows[9];
+          int x, j;
+
+          fill (rand, buf, w * n, 65535);
+          for (j = 0; j < n; j++)
+            rows[j] = buf + j * w;
+          v[vi]->column (rows, n, w, max, out);
+          for (x = 0; x < w; x++) {
+            int m = rows[0][x];
+
+            for (j = 1; j < n; j++)
+              m = max ? MAX (m, rows[j][x]) : MIN (m, rows[j][x]);
+            if (out[x] != m)
+              g_error ("variant %d column of %d %s width %d: x %d is %d, "
+                  "not %d", vi, n, max ? "max" : "min", w, x, out[x], m);
+          }
+          g_free (buf);
+          g_free (out);
+        }
   g_rand_free (rand);
 }
 
@@ -127,6 +167,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nonlin-rows/median", test_median);
+  g_test_add_func ("/nonlin-rows/column", test_column);
   g_test_add_func ("/nonlin-rows/line", test_line);
   return g_test_run ();
 }
