@@ -31,36 +31,43 @@ cswap (guint16 * restrict a, guint16 * restrict b, int n)
 
 /* 3 x 3: each column of three sorted once (shared by the three windows
  * holding it); the median is the median of the largest column minimum,
- * the median of the column medians and the smallest column maximum. */
-static void
-median3 (const guint16 * const *rows, int w, guint16 * restrict out)
-{
-  guint16 lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];
-  int x0, x;
-
-  for (x0 = 0; x0 < w; x0 += CHUNK) {
-    const int n = MIN (CHUNK, w - x0);
-    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0, *r2 = rows[2] + x0;
-
-    for (x = 0; x < n + 2; x++) {
-      const guint16 a = r0[x], b = r1[x], c = r2[x];
-      const guint16 l = MIN (a, b), h = MAX (a, b);
-
-      lo[x] = MIN (l, c);
-      hi[x] = MAX (h, c);
-      mid[x] = MAX (l, MIN (h, c));
-    }
-    for (x = 0; x < n; x++) {
-      const guint16 a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);
-      const guint16 c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);
-      const guint16 l = MIN (mid[x], mid[x + 1]), h = MAX (mid[x], mid[x + 1]);
-      const guint16 b = MAX (l, MIN (h, mid[x + 2]));
-      const guint16 l2 = MIN (a, b), h2 = MAX (a, b);
-
-      out[x0 + x] = MAX (l2, MIN (h2, c));
-    }
-  }
+ * the median of the column medians and the smallest column maximum.
+ * Defined for 8-bit samples (twice the lanes) and 16-bit ones. */
+#define DEFINE_MEDIAN3(T, name)                                         \
+static void                                                             \
+name (const guint16 * const *rows, int w, guint16 * restrict out)       \
+{                                                                       \
+  T lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];                       \
+  int x0, x;                                                            \
+                                                                        \
+  for (x0 = 0; x0 < w; x0 += CHUNK) {                                   \
+    const int n = MIN (CHUNK, w - x0);                                  \
+    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0;               \
+    const guint16 *r2 = rows[2] + x0;                                   \
+                                                                        \
+    for (x = 0; x < n + 2; x++) {                                       \
+      const T a = (T) r0[x], b = (T) r1[x], c = (T) r2[x];              \
+      const T l = MIN (a, b), h = MAX (a, b);                           \
+                                                                        \
+      lo[x] = MIN (l, c);                                               \
+      hi[x] = MAX (h, c);                                               \
+      mid[x] = MAX (l, MIN (h, c));                                     \
+    }                                                                   \
+    for (x = 0; x < n; x++) {                                           \
+      const T a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);              \
+      const T c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);              \
+      const T l = MIN (mid[x], mid[x + 1]);                             \
+      const T h = MAX (mid[x], mid[x + 1]);                             \
+      const T b = MAX (l, MIN (h, mid[x + 2]));                         \
+      const T l2 = MIN (a, b), h2 = MAX (a, b);                         \
+                                                                        \
+      out[x0 + x] = MAX (l2, MIN (h2, c));                              \
+    }                                                                   \
+  }                                                                     \
 }
+
+DEFINE_MEDIAN3 (guint8, median3_bytes);
+DEFINE_MEDIAN3 (guint16, median3_words);
 
 /* 5 x 5, the comparators of cf-nonlin-med5.h over a chunk of outputs,
  * each stage a loop gcc vectorises over whole rows (32 8-bit or 16 16-bit
@@ -137,7 +144,10 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
   int x0, r, i;
 
   if (k == 3) {
-    median3 (rows, w, out);
+    if (bytes)
+      median3_bytes (rows, w, out);
+    else
+      median3_words (rows, w, out);
     return;
   }
   if (k == 5) {
