@@ -387,15 +387,24 @@ col_group (const CfNlRows * kr, const guint16 * const *r, int kh, int w,
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
  * channel written. */
 static void
-bilateral_row (const guint16 * const *rows[3], int n, int own,
-    const Window * win, const CfNonlin * nl, const int *table, int w,
-    gint64 * sum, gint64 * wsum, guint16 * out)
+bilateral_row (const CfNlRows * kr, const guint16 * const *rows[3], int n,
+    int own, const Window * win, const CfNonlin * nl, const int *table,
+    int maxval, int w, gint64 * sum, gint64 * wsum, guint16 * out)
 {
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
   const int *range = table + nl->off_range;
   int x, k, c;
 
+  /* One colour whose range weights (range[0] the largest) times samples
+   * fit 32 bits (8 bits): the row kernel's products. */
+  if (n == 1 && (guint64) range[0] * maxval < G_GUINT64_CONSTANT (1) << 32) {
+    kr->bilateral1 (rows[0], win->ay, win->ax, space, dx, dy, nl->n_offsets,
+        range, nl->range_len, w, sum, wsum);
+    for (x = 0; x < w; x++)
+      out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
+    return;
+  }
   memset (sum, 0, sizeof (gint64) * w);
   memset (wsum, 0, sizeof (gint64) * w);
   for (k = 0; k < nl->n_offsets; k++) {
@@ -665,8 +674,8 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
-        bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,
-            w, cv.sum, cv.wsum, cv.out);
+        bilateral_row (self->rows, rowsets, n_images, own, &win, &spec->nl,
+            spec->table, kp->maxval, w, cv.sum, cv.wsum, cv.out);
         break;
       default:
         g_assert_not_reached ();

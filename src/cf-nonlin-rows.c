@@ -7,6 +7,9 @@
  * -O3.  Every loop is over whole arrays of 16-bit samples with min and max
  * only, which gcc vectorises, and which are exact at every depth. */
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include "cf-nonlin-rows.h"
 #include "cf-nonlin-med5.h"
 
@@ -301,6 +304,72 @@ line (const guint16 * row, int len, int w, int max, guint16 * tmp,
   }
 }
 
+/* The bilateral's sums of one colour (GRAY, a plane), offset by offset
+ * over the row: each weight space[k] * range[|s - c|] as a 32 x 32-bit
+ * product, which vectorises, the caller making sure every range weight
+ * times every sample fits 32 bits. */
+#define BILATERAL_CHUNK 512
+
+static void
+bilateral1 (const guint16 * const *rows, int ay, int ax, const int *space,
+    const int *dx, const int *dy, int n_offsets, const int *range,
+    int range_len, int w, gint64 * restrict sum, gint64 * restrict wsum)
+{
+  int k, x, x0;
+
+  memset (sum, 0, sizeof (gint64) * w);
+  memset (wsum, 0, sizeof (gint64) * w);
+  /* Chunks whose sums stay in L1 over the offsets. */
+  for (x0 = 0; x0 < w; x0 += BILATERAL_CHUNK) {
+    for (k = 0; k < n_offsets; k++) {
+      const int n = MIN (BILATERAL_CHUNK, w - x0);
+      const guint16 *s = rows[ay + dy[k]] + ax + dx[k] + x0;
+      const guint16 *c = rows[ay] + ax + x0;
+      gint64 *su = sum + x0, *ws = wsum + x0;
+      const guint64 sk = (guint32) space[k];
+
+      x = 0;
+#if defined(__AVX2__)
+      {
+        /* Four samples in 64-bit lanes (gcc does not gather for AVX2):
+         * their high halves are zero, so 32-bit min, max and compares
+         * serve, and _mm256_mul_epu32 multiplies the low halves. */
+        const __m256i skv = _mm256_set1_epi64x ((long long) sk);
+        const __m256i last = _mm256_set1_epi64x (range_len - 1);
+        const __m256i lenv = _mm256_set1_epi64x (range_len);
+
+        for (; x + 4 <= n; x += 4) {
+          const __m256i v = _mm256_cvtepu16_epi64 (_mm_loadl_epi64 ((const
+                      __m128i *) (s + x)));
+          const __m256i m = _mm256_cvtepu16_epi64 (_mm_loadl_epi64 ((const
+                      __m128i *) (c + x)));
+          const __m256i d = _mm256_sub_epi32 (_mm256_max_epu32 (v, m),
+              _mm256_min_epu32 (v, m));
+          const __m256i idx = _mm256_min_epu32 (d, last);
+          __m256i r = _mm256_cvtepu32_epi64 (_mm256_i64gather_epi32 (range,
+                  idx, 4));
+          __m256i *ps = (__m256i *) (su + x), *pw = (__m256i *) (ws + x);
+
+          r = _mm256_and_si256 (r, _mm256_cmpgt_epi32 (lenv, d));
+          _mm256_storeu_si256 (ps, _mm256_add_epi64 (_mm256_loadu_si256 (ps),
+                  _mm256_mul_epu32 (skv, _mm256_mul_epu32 (r, v))));
+          _mm256_storeu_si256 (pw, _mm256_add_epi64 (_mm256_loadu_si256 (pw),
+                  _mm256_mul_epu32 (skv, r)));
+        }
+      }
+#endif
+      for (; x < n; x++) {
+        const int v = s[x], m = c[x], d = v > m ? v - m : m - v;
+        const guint32 r0 = (guint32) range[MIN (d, range_len - 1)];
+        const guint32 r = d < range_len ? r0 : 0;
+
+        su[x] += (gint64) (sk * (r * (guint32) v));
+        ws[x] += (gint64) (sk * r);
+      }
+    }
+  }
+}
+
 /* Plain samples in and out of the 16-bit rows: packed ones (GRAY8,
  * GRAY16, planar) as straight copies, interleaved ones strided. */
 static void
@@ -344,5 +413,5 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
 }
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, column, line, widen, narrow
+  median_any, accumulate, column, line, bilateral1, widen, narrow
 };

@@ -32,6 +32,13 @@ typedef struct
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
+  /* The bilateral's sum[x] (of w * sample) and wsum[x] (of w) over the
+   * n_offsets offsets (dx, dy) from rows[ay][x + ax], w = space[k] *
+   * range[|sample - centre|] (0 from range_len on): for one colour, where
+   * every range weight times every sample is below 2^32. */
+  void (*bilateral1) (const guint16 * const *rows, int ay, int ax,
+      const int *space, const int *dx, const int *dy, int n_offsets,
+      const int *range, int range_len, int w, gint64 * sum, gint64 * wsum);
   /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
   void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
   /* The plain `bytes`-byte sample at d + x * ps = v[x]. */

@@ -122,6 +122,67 @@ test_column (void)
   g_rand_free (rand);
 }
 
+/* bilateral1: the sums over a 5x5 window's offsets, by the definition,
+ * at widths below the vector (4), with a remainder, and past a chunk
+ * (512); distances past range_len weigh nothing. */
+static void
+test_bilateral (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, wi;
+  static const int widths[] = { 1, 3, 6, 37, 513, 1030 };
+  GRand *rand = g_rand_new_with_seed (53);
+
+  for (vi = 0; vi < nv; vi++)
+    for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+      const int w = widths[wi], pitch = w + 4, len = 40;
+      guint16 *buf = g_new (guint16, pitch * 5);
+      gint64 *sum = g_new (gint64, w), *wsum = g_new (gint64, w);
+      const guint16 *rows[5];
+      int space[25], dx[25], dy[25], range[40], n = 0, x, i, j, k;
+
+      /* samples near each other (most within len) and 8 bits; weights
+       * up to 2^24, whose products with samples fit 32 bits */
+      for (i = 0; i < pitch * 5; i++)
+        buf[i] = (guint16) (100 + g_rand_int_range (rand, 0, 60));
+      for (j = 0; j < 5; j++)
+        rows[j] = buf + j * pitch;
+      for (j = -2; j <= 2; j++)
+        for (i = -2; i <= 2; i++) {
+          if (i * i + j * j > 4)
+            continue;
+          space[n] = g_rand_int_range (rand, 1, 1 << 24);
+          dx[n] = i;
+          dy[n++] = j;
+        }
+      for (i = 0; i < len; i++)
+        range[i] = g_rand_int_range (rand, 1, 1 << 24);
+      v[vi]->bilateral1 (rows, 2, 2, space, dx, dy, n, range, len, w, sum,
+          wsum);
+      for (x = 0; x < w; x++) {
+        gint64 s = 0, ws = 0;
+
+        for (k = 0; k < n; k++) {
+          int c = rows[2][x + 2], a = rows[2 + dy[k]][x + 2 + dx[k]];
+          int d = ABS (a - c);
+
+          if (d < len) {
+            s += (gint64) space[k] * range[d] * a;
+            ws += (gint64) space[k] * range[d];
+          }
+        }
+        if (sum[x] != s || wsum[x] != ws)
+          g_error ("variant %d bilateral width %d: x %d sums %" G_GINT64_FORMAT
+              " / %" G_GINT64_FORMAT ", not %" G_GINT64_FORMAT " / %"
+              G_GINT64_FORMAT, vi, w, x, sum[x], wsum[x], s, ws);
+      }
+      g_free (buf);
+      g_free (sum);
+      g_free (wsum);
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_line (void)
 {
@@ -169,5 +230,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nonlin-rows/median", test_median);
   g_test_add_func ("/nonlin-rows/column", test_column);
   g_test_add_func ("/nonlin-rows/line", test_line);
+  g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
   return g_test_run ();
 }
