@@ -232,6 +232,54 @@ ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
   return row;
 }
 
+/* 8-bit rows: the same as expand_row and ring_row for a plain 8-bit
+ * channel of one byte a pixel read from the frame (byte_rows below), the
+ * ring's rows holding bytes. */
+static void
+expand_row8 (const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp, guint8 * dst)
+{
+  int w = im->ch.width, n = w + win->kw - 1, y, e;
+
+  y = cf_border_index (v, im->ch.height, kp->border);
+  if (y < 0) {
+    memset (dst, kp->border_value, n);
+    return;
+  }
+  memcpy (dst + win->ax, im->frame + y * im->stride, w);
+  for (e = 0; e < win->ax; e++) {
+    int bx = cf_border_index (e - win->ax, w, kp->border);
+
+    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+  }
+  for (e = win->ax + w; e < n; e++) {
+    int bx = cf_border_index (e - win->ax, w, kp->border);
+
+    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+  }
+}
+
+static const guint8 *
+ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+    const Window * win, int v, const CfKernelParams * kp,
+    const RowFirst * rf)
+{
+  int slot = ((v % win->kh) + win->kh) % win->kh;
+  guint8 *row = (guint8 *) (r->buf + (gsize) slot * r->pitch);
+
+  if (r->have[slot] != v) {
+    if (rf == NULL) {
+      expand_row8 (im, win, v, kp, row);
+    } else {
+      expand_row8 (im, &rf->win, v, kp, (guint8 *) rf->wide);
+      kr->line8 ((guint8 *) rf->wide, rf->pass->len, im->ch.width,
+          rf->pass->step == CF_NL_MAX_ROW, (guint8 *) rf->tmp, row);
+    }
+    r->have[slot] = v;
+  }
+  return row;
+}
+
 /* The rank-th smallest of n values (n small): selection in place. */
 static int
 select_rank (guint16 * a, int n, int rank)
@@ -541,6 +589,81 @@ has_row_code (int step)
   }
 }
 
+/* Whether channel c runs the current pass in 8-bit rows (byte_rows): an
+ * 8-bit channel of one byte a pixel, from the frame to the output, a 3x3
+ * or 5x5 median, a line or a column of up to CF_MAX_TAPS + 1 (a fused row
+ * pass's too).  Twice the lanes of 16-bit rows, and no widening and
+ * narrowing. */
+static gboolean
+takes_bytes (const CfNonlinCpu * self, const CfChannel * ch)
+{
+  const CfNlPass *p = self->pass;
+  const CfNlPass *first = self->row_pass ? self->row_pass : p;
+  const CfSpec *spec = self->spec;
+
+  if (!cf_sample_is_plain (ch, 1) || ch->pixel_stride != 1
+      || spec->kp.maxval != 255 || first->src != CF_NL_FRAME
+      || p->dst != CF_NL_OUT)
+    return FALSE;
+  switch (p->step) {
+    case CF_NL_MEDIAN:
+      return (p->len == 3 || p->len == 5)
+          && spec->nl.rank == (p->len * p->len - 1) / 2;
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+      return p->len <= CF_MAX_TAPS + 1;
+    default:
+      return FALSE;
+  }
+}
+
+/* Rows [y0, y1) of channel c through the current pass in 8-bit rows,
+ * written straight into the output frame. */
+static void
+byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
+{
+  const CfSpec *spec = self->spec;
+  const CfKernelParams *kp = &spec->kp;
+  const CfNlPass *p = self->pass;
+  const CfChannel *ch = &self->layout->channels[c];
+  const Window win = window_of (&spec->nl, p);
+  const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
+  const guint8 *rows[CF_MAX_TAPS + 1];
+  RowFirst rf_, *rf = NULL;
+  CfNlImage im;
+  Carved cv;
+  int y, j;
+
+  image_of (self, c, CF_NL_FRAME, &im);
+  if (self->row_pass != NULL) {
+    rf_.pass = self->row_pass;
+    rf_.win = window_of (&spec->nl, self->row_pass);
+    rf = &rf_;
+  }
+  carve (ps, &win, ch->width, 1, rf ? rf->win.kw : 0, &cv);
+  if (rf != NULL) {
+    rf->wide = cv.wide;
+    rf->tmp = cv.wide_tmp;
+  }
+  for (y = y0; y < y1; y++) {
+    guint8 *out = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    for (j = 0; j < win.kh; j++)
+      rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &win,
+          y - win.ay + j, kp, rf);
+    if (p->step == CF_NL_MEDIAN)
+      self->rows->median8 (rows, p->len, ch->width, out);
+    else if (win.kh == 1)
+      self->rows->line8 (rows[0], win.kw, ch->width, max, (guint8 *) cv.tmp,
+          out);
+    else
+      self->rows->column8 (rows, win.kh, ch->width, max, out);
+  }
+}
+
 /* Rows [y0, y1) of channel c through the current pass. */
 static void
 pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
@@ -557,6 +680,10 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   Carved cv;
   RowFirst rf_, *rf = NULL;
 
+  if (takes_bytes (self, ch)) {
+    byte_rows (self, ps, c, y0, y1);
+    return;
+  }
   if (!has_row_code (p->step)) {
     /* Sample by sample with the kernels' own function (kernels/
      * cf-nonlin.h): differences, and any step without row code yet. */

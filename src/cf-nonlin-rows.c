@@ -36,17 +36,17 @@ cswap (guint16 * restrict a, guint16 * restrict b, int n)
  * holding it); the median is the median of the largest column minimum,
  * the median of the column medians and the smallest column maximum.
  * Defined for 8-bit samples (twice the lanes) and 16-bit ones. */
-#define DEFINE_MEDIAN3(T, name)                                         \
+#define DEFINE_MEDIAN3(TI, T, name)                                     \
 static void                                                             \
-name (const guint16 * const *rows, int w, guint16 * restrict out)       \
+name (const TI * const *rows, int w, TI * restrict out)                 \
 {                                                                       \
   T lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];                       \
   int x0, x;                                                            \
                                                                         \
   for (x0 = 0; x0 < w; x0 += CHUNK) {                                   \
     const int n = MIN (CHUNK, w - x0);                                  \
-    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0;               \
-    const guint16 *r2 = rows[2] + x0;                                   \
+    const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0;                    \
+    const TI *r2 = rows[2] + x0;                                        \
                                                                         \
     for (x = 0; x < n + 2; x++) {                                       \
       const T a = (T) r0[x], b = (T) r1[x], c = (T) r2[x];              \
@@ -69,8 +69,9 @@ name (const guint16 * const *rows, int w, guint16 * restrict out)       \
   }                                                                     \
 }
 
-DEFINE_MEDIAN3 (guint8, median3_bytes);
-DEFINE_MEDIAN3 (guint16, median3_words);
+DEFINE_MEDIAN3 (guint16, guint8, median3_bytes);
+DEFINE_MEDIAN3 (guint16, guint16, median3_words);
+DEFINE_MEDIAN3 (guint8, guint8, median3_8);
 
 /* 5 x 5, the comparators of cf-nonlin-med5.h over a chunk of outputs,
  * each stage a loop gcc vectorises over whole rows (32 8-bit or 16 16-bit
@@ -80,16 +81,16 @@ DEFINE_MEDIAN3 (guint16, median3_words);
  * samples (twice the lanes) and 16-bit ones. */
 #define MED5_CHUNK 512
 
-#define DEFINE_MEDIAN5(T, name)                                         \
+#define DEFINE_MEDIAN5(TI, T, name)                                     \
 static void                                                             \
-name (const guint16 * const *rows, int w, guint16 * restrict out)       \
+name (const TI * const *rows, int w, TI * restrict out)                 \
 {                                                                       \
   T cols[5][MED5_CHUNK + 4], pairs[10][MED5_CHUNK + 3];                 \
   int x0, x, j;                                                         \
                                                                         \
   for (x0 = 0; x0 < w; x0 += MED5_CHUNK) {                              \
     const int n = MIN (MED5_CHUNK, w - x0);                             \
-    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0,               \
+    const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0,                    \
         *r2 = rows[2] + x0, *r3 = rows[3] + x0, *r4 = rows[4] + x0;     \
                                                                         \
     for (x = 0; x < n + 4; x++) {                                       \
@@ -130,8 +131,19 @@ name (const guint16 * const *rows, int w, guint16 * restrict out)       \
   }                                                                     \
 }
 
-DEFINE_MEDIAN5 (guint8, median5_bytes);
-DEFINE_MEDIAN5 (guint16, median5_words);
+DEFINE_MEDIAN5 (guint16, guint8, median5_bytes);
+DEFINE_MEDIAN5 (guint16, guint16, median5_words);
+DEFINE_MEDIAN5 (guint8, guint8, median5_8);
+
+/* The 3x3 and 5x5 medians of 8-bit rows into 8-bit samples. */
+static void
+median8 (const guint8 * const *rows, int k, int w, guint8 * out)
+{
+  if (k == 3)
+    median3_8 (rows, w, out);
+  else
+    median5_8 (rows, w, out);
+}
 
 /* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
  * lane over a chunk of outputs: keep M + 2 samples (M the median's rank),
@@ -199,110 +211,18 @@ accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
   }
 }
 
-/* out[x] = min (max) of rows[0 .. n)[x]: three rows, then two at a time,
- * into out (fewer passes over it than one row at a time). */
-static void
-column (const guint16 * const *rows, int n, int w, int max,
-    guint16 * restrict out)
-{
-  const guint16 *r0 = rows[0], *r1 = rows[MIN (1, n - 1)];
-  const guint16 *r2 = rows[MIN (2, n - 1)];
-  int x, j;
-
-  if (max) {
-    for (x = 0; x < w; x++)
-      out[x] = MAX (MAX (r0[x], r1[x]), r2[x]);
-  } else {
-    for (x = 0; x < w; x++)
-      out[x] = MIN (MIN (r0[x], r1[x]), r2[x]);
-  }
-  for (j = 3; j < n; j += 2) {
-    const guint16 *a = rows[j], *b = rows[MIN (j + 1, n - 1)];
-
-    if (max) {
-      for (x = 0; x < w; x++)
-        out[x] = MAX (out[x], MAX (a[x], b[x]));
-    } else {
-      for (x = 0; x < w; x++)
-        out[x] = MIN (out[x], MIN (a[x], b[x]));
-    }
-  }
-}
-
-/* Lines of 2 and 3 in one pass; up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
- * samples, each a vectorised pass over the previous, then of two spans
- * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
- * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
- * (scalar) operations a sample whatever len. */
-static void
-line (const guint16 * row, int len, int w, int max, guint16 * tmp,
-    guint16 * out)
-{
-  const int n = w + len - 1;
-  guint16 *g = tmp, *h = tmp + n;
-  int x, b;
-
-  if (len <= 3) {
-    const guint16 *r1 = row + MIN (1, len - 1), *r2 = row + len - 1;
-
-    if (max) {
-      for (x = 0; x < w; x++)
-        out[x] = MAX (MAX (row[x], r1[x]), r2[x]);
-    } else {
-      for (x = 0; x < w; x++)
-        out[x] = MIN (MIN (row[x], r1[x]), r2[x]);
-    }
-    return;
-  }
-  if (len < 256) {
-    const guint16 *src = row;
-    guint16 *dst = tmp;
-    int span = 1;
-
-    /* src[x] = the span samples from x, for x <= n - span. */
-    while (2 * span <= len) {
-      const int m = n - 2 * span + 1;
-
-      if (max) {
-        for (x = 0; x < m; x++)
-          dst[x] = MAX (src[x], src[x + span]);
-      } else {
-        for (x = 0; x < m; x++)
-          dst[x] = MIN (src[x], src[x + span]);
-      }
-      src = dst;
-      dst = dst == tmp ? tmp + n : tmp;
-      span *= 2;
-    }
-    if (max) {
-      for (x = 0; x < w; x++)
-        out[x] = MAX (src[x], src[x + len - span]);
-    } else {
-      for (x = 0; x < w; x++)
-        out[x] = MIN (src[x], src[x + len - span]);
-    }
-    return;
-  }
-  for (b = 0; b < n; b += len) {
-    const int e = MIN (b + len, n);
-
-    g[b] = row[b];
-    for (x = b + 1; x < e; x++)
-      g[x] = max ? MAX (g[x - 1], row[x]) : MIN (g[x - 1], row[x]);
-    h[e - 1] = row[e - 1];
-    for (x = e - 2; x >= b; x--)
-      h[x] = max ? MAX (h[x + 1], row[x]) : MIN (h[x + 1], row[x]);
-  }
-  /* [x, x + len - 1] is the suffix of x's block and the prefix of the
-   * next one up to x + len - 1. */
-  if (max) {
-    for (x = 0; x < w; x++)
-      out[x] = MAX (h[x], g[x + len - 1]);
-  } else {
-    for (x = 0; x < w; x++)
-      out[x] = MIN (h[x], g[x + len - 1]);
-  }
-}
+/* column and line over 16-bit rows (column, line) and 8-bit ones
+ * (column8, line8). */
+#define T guint16
+#define NAME(x) x
+#include "cf-nonlin-rows-minmax.h"
+#undef T
+#undef NAME
+#define T guint8
+#define NAME(x) x ## 8
+#include "cf-nonlin-rows-minmax.h"
+#undef T
+#undef NAME
 
 /* The bilateral's sums of one colour (GRAY, a plane), offset by offset
  * over the row: each weight space[k] * range[|s - c|] as a 32 x 32-bit
@@ -413,5 +333,6 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
 }
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, column, line, bilateral1, widen, narrow
+  median_any, accumulate, column, line, median8, column8, line8, bilateral1,
+  widen, narrow
 };

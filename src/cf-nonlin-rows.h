@@ -32,6 +32,13 @@ typedef struct
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
+  /* median, column and line over 8-bit rows into 8-bit samples (median
+   * for k 3 and 5). */
+  void (*median8) (const guint8 * const *rows, int k, int w, guint8 * out);
+  void (*column8) (const guint8 * const *rows, int n, int w, int max,
+      guint8 * out);
+  void (*line8) (const guint8 * row, int len, int w, int max, guint8 * tmp,
+      guint8 * out);
   /* The bilateral's sum[x] (of w * sample) and wsum[x] (of w) over the
    * n_offsets offsets (dx, dy) from rows[ay][x + ax], w = space[k] *
    * range[|sample - centre|] (0 from range_len on): for one colour, where

@@ -69,6 +69,23 @@ test_median (void)
         for (j = 0; j < k; j++)
           rows[j] = buf + j * pitch;
         v[vi]->median (rows, k, w, maxval <= 255, out);
+        if (maxval <= 255 && k <= 5) {
+          /* the 8-bit rows' median: the same outputs */
+          guint8 *b8 = g_new (guint8, pitch * k), *o8 = g_new (guint8, w);
+          const guint8 *rows8[5];
+
+          for (i = 0; i < pitch * k; i++)
+            b8[i] = (guint8) buf[i];
+          for (j = 0; j < k; j++)
+            rows8[j] = b8 + j * pitch;
+          v[vi]->median8 (rows8, k, w, o8);
+          for (x = 0; x < w; x++)
+            if (o8[x] != out[x])
+              g_error ("variant %d median8 %dx%d width %d: x %d is %d, not "
+                  "%d", vi, k, k, w, x, o8[x], out[x]);
+          g_free (b8);
+          g_free (o8);
+        }
         for (x = 0; x < w; x++) {
           for (j = 0; j < k; j++)
             for (i = 0; i < k; i++)
@@ -106,7 +123,25 @@ test_column (void)
           fill (rand, buf, w * n, 65535);
           for (j = 0; j < n; j++)
             rows[j] = buf + j * w;
-          v[vi]->column (rows, n, w, max, out);
+          if (wi % 2 == 1) {
+            /* bytes, through the 8-bit rows' column */
+            guint8 *b8 = g_new (guint8, w * n), *o8 = g_new (guint8, w);
+            const guint8 *rows8[9];
+
+            for (j = 0; j < w * n; j++)
+              buf[j] &= 0xff;
+            for (j = 0; j < w * n; j++)
+              b8[j] = (guint8) buf[j];
+            for (j = 0; j < n; j++)
+              rows8[j] = b8 + j * w;
+            v[vi]->column8 (rows8, n, w, max, o8);
+            for (x = 0; x < w; x++)
+              out[x] = o8[x];
+            g_free (b8);
+            g_free (o8);
+          } else {
+            v[vi]->column (rows, n, w, max, out);
+          }
           for (x = 0; x < w; x++) {
             int m = rows[0][x];
 
@@ -200,7 +235,22 @@ test_line (void)
 
         fill (rand, row, n, 65535);
         fill (rand, acc, w, 65535);
-        v[vi]->line (row, len, w, max, tmp, out);
+        if ((len + max) % 2 == 1) {
+          /* bytes, through the 8-bit rows' line (half the cases) */
+          guint8 *r8 = g_new (guint8, n), *t8 = g_new (guint8, 2 * n);
+          guint8 *o8 = g_new (guint8, w);
+
+          for (x = 0; x < n; x++)
+            r8[x] = (guint8) (row[x] &= 0xff);
+          v[vi]->line8 (r8, len, w, max, t8, o8);
+          for (x = 0; x < w; x++)
+            out[x] = o8[x];
+          g_free (r8);
+          g_free (t8);
+          g_free (o8);
+        } else {
+          v[vi]->line (row, len, w, max, tmp, out);
+        }
         for (x = 0; x < w; x++) {
           int m = row[x];
 
