@@ -7,13 +7,14 @@
  * pool.  The rows a window reads are expanded once with their border into
  * a ring of plain 16-bit rows, so the operations are loops over arrays
  * with no border logic (cf-nonlin-rows.c, vectorised per instruction
- * set): min/max lane by lane, rows of a rectangle by van Herk / Gil-Werman
- * when long, an element's rows as runs, medians up to 7x7 by a selection
- * network over whole rows, the 8-bit median of larger windows with a
- * sliding histogram (Huang), deeper ones by selection, the bilateral with
- * the spec's integer
+ * set): min/max lane by lane, a rectangle's row pass fused into its column
+ * pass, rows of a rectangle by van Herk / Gil-Werman when long, an
+ * element's rows as runs, medians up to 7x7 by selection networks over
+ * whole rows, the 8-bit median of larger windows with a sliding histogram
+ * (Huang), deeper ones by selection, the bilateral with the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
- * same bytes).  Steps without row code (differences, and a new step until
+ * same bytes).  8-bit channels of one byte a pixel run 3x3 and 5x5 medians
+ * and rectangles in rows of bytes (byte_rows).  Steps without row code (differences, and a new step until
  * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
  * kernel does: adding an operation needs no code here to be correct. */
 #include <string.h>
