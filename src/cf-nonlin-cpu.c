@@ -403,36 +403,6 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     }
 }
 
-/* Output rows of a column pass made together (below). */
-#define COL_GROUP 8
-
-/* Outputs t = 0 .. COL_GROUP - 1 of a column pass of kh >= COL_GROUP rows
- * into outs (COL_GROUP rows of w), output t the min (max) of r[t .. t + kh
- * - 1]: the rows all of them read, r[COL_GROUP - 1 .. kh - 1], once, then
- * prefixes past them and suffixes before them (van Herk / Gil-Werman
- * within the group): about kh / 8 + 2 row operations an output row. */
-static void
-col_group (const CfNlRows * kr, const guint16 * const *r, int kh, int w,
-    gboolean max, guint16 * tmp, guint16 * outs)
-{
-  const gsize bytes = w * sizeof (guint16);
-  int t, j;
-
-  memcpy (outs, r[COL_GROUP - 1], bytes);
-  for (j = COL_GROUP; j < kh; j++)
-    kr->accumulate (outs, r[j], w, max);
-  for (t = 1; t < COL_GROUP; t++) {
-    memcpy (outs + (gsize) t * w, outs + (gsize) (t - 1) * w, bytes);
-    kr->accumulate (outs + (gsize) t * w, r[kh + t - 1], w, max);
-  }
-  memcpy (tmp, r[COL_GROUP - 2], bytes);
-  for (t = COL_GROUP - 2; t >= 0; t--) {
-    if (t < COL_GROUP - 2)
-      kr->accumulate (tmp, r[t], w, max);
-    kr->accumulate (outs + (gsize) t * w, tmp, w, max);
-  }
-}
-
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
  * channel written. */
 static void
@@ -487,7 +457,7 @@ typedef struct
   guint16 *out;
   guint16 *line;                /* a line's min/max: w samples */
   guint16 *tmp;                 /* its prefixes and suffixes: 2 pitch */
-  guint16 *group;               /* COL_GROUP output rows of w */
+  guint16 *group;               /* CF_NL_COL_GROUP output rows of w */
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
@@ -504,7 +474,7 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
       align64 (2 * pitch * sizeof (guint16)) +
-      align64 ((gsize) COL_GROUP * w * sizeof (guint16)) +
+      align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
       align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide;
   guint8 *p;
@@ -532,7 +502,7 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
   c->tmp = (guint16 *) p;
   p += align64 (2 * pitch * sizeof (guint16));
   c->group = (guint16 *) p;
-  p += align64 ((gsize) COL_GROUP * w * sizeof (guint16));
+  p += align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16));
   c->sum = (gint64 *) p;
   p += align64 (w * sizeof (gint64));
   c->wsum = (gint64 *) p;
@@ -633,8 +603,10 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
   const guint8 *rows[CF_MAX_TAPS + 1];
   RowFirst rf_, *rf = NULL;
+  Window rw = win;
   CfNlImage im;
   Carved cv;
+  gboolean group;
   int y, j;
 
   image_of (self, c, CF_NL_FRAME, &im);
@@ -643,10 +615,38 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     rf_.win = window_of (&spec->nl, self->row_pass);
     rf = &rf_;
   }
-  carve (ps, &win, ch->width, 1, rf ? rf->win.kw : 0, &cv);
+  /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
+   * a ring of the rows they read together. */
+  group = win.kh >= CF_NL_COL_GROUP
+      && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
+  if (group)
+    rw.kh = win.kh + CF_NL_COL_GROUP - 1;
+  carve (ps, &rw, ch->width, 1, rf ? rf->win.kw : 0, &cv);
   if (rf != NULL) {
     rf->wide = cv.wide;
     rf->tmp = cv.wide_tmp;
+  }
+  if (group) {
+    for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
+      const int n = MIN (CF_NL_COL_GROUP, y1 - y);
+      guint8 *outs[CF_NL_COL_GROUP];
+      int t;
+
+      for (t = 0; t < n; t++)
+        outs[t] = self->out->data[ch->plane] + (gsize) (y + t) *
+            self->out->stride[ch->plane] + ch->offset;
+      for (j = 0; j < win.kh + n - 1; j++)
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &rw,
+            y - win.ay + j, kp, rf);
+      if (n == CF_NL_COL_GROUP) {
+        self->rows->column_group8 (rows, win.kh, ch->width, max,
+            (guint8 *) cv.line, outs);
+      } else {
+        for (t = 0; t < n; t++)
+          self->rows->column8 (rows + t, win.kh, ch->width, max, outs[t]);
+      }
+    }
+    return;
   }
   for (y = y0; y < y1; y++) {
     guint8 *out = self->out->data[ch->plane] + (gsize) y *
@@ -726,27 +726,31 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   /* Rows and columns may be longer than CF_MAX_TAPS (iterated
    * rectangles): one row then, or rows one at a time below. */
   if ((p->step == CF_NL_MIN_COL || p->step == CF_NL_MAX_COL)
-      && win.kh >= COL_GROUP && win.kh + COL_GROUP - 1 <= CF_MAX_TAPS + 1) {
-    /* Columns COL_GROUP output rows at a time: a ring of the rows they
+      && win.kh >= CF_NL_COL_GROUP && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1) {
+    /* Columns CF_NL_COL_GROUP output rows at a time: a ring of the rows they
      * read together. */
     const gboolean max = p->step == CF_NL_MAX_COL;
     Window rw = win;
 
-    rw.kh = win.kh + COL_GROUP - 1;
+    rw.kh = win.kh + CF_NL_COL_GROUP - 1;
     carve (ps, &rw, w, 1, rf ? rf->win.kw : 0, &cv);
     if (rf != NULL) {
       rf->wide = cv.wide;
       rf->tmp = cv.wide_tmp;
     }
-    for (y = y0; y < y1; y += COL_GROUP) {
-      const int n = MIN (COL_GROUP, y1 - y);
+    for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
+      const int n = MIN (CF_NL_COL_GROUP, y1 - y);
       int t;
 
       for (j = 0; j < win.kh + n - 1; j++)
         rows[0][j] = ring_row (self->rows, &cv.rings[0], &ims[0], &rw,
             y - win.ay + j, kp, rf);
-      if (n == COL_GROUP) {
-        col_group (self->rows, rows[0], win.kh, w, max, cv.line, cv.group);
+      if (n == CF_NL_COL_GROUP) {
+        guint16 *outs[CF_NL_COL_GROUP];
+
+        for (t = 0; t < n; t++)
+          outs[t] = cv.group + (gsize) t * w;
+        self->rows->column_group (rows[0], win.kh, w, max, cv.line, outs);
         for (t = 0; t < n; t++)
           store_row (self, c, y + t, cv.group + (gsize) t * w);
       } else {

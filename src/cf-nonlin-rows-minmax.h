@@ -6,6 +6,49 @@
  * names NAME (x); cf-nonlin-rows.c includes it for 16-bit rows and for
  * 8-bit ones. */
 
+/* acc[x] = min (max) of acc[x] and r[x]. */
+static void
+NAME (accumulate) (T * restrict acc, const T * restrict r, int w, int max)
+{
+  int x;
+
+  if (max) {
+    for (x = 0; x < w; x++)
+      acc[x] = MAX (acc[x], r[x]);
+  } else {
+    for (x = 0; x < w; x++)
+      acc[x] = MIN (acc[x], r[x]);
+  }
+}
+
+/* Outputs t = 0 .. CF_NL_COL_GROUP - 1 of a column of kh >= CF_NL_COL_GROUP
+ * rows into outs[t], output t the min (max) of r[t .. t + kh - 1]: the rows
+ * all of them read, r[CF_NL_COL_GROUP - 1 .. kh - 1], once, then prefixes
+ * past them and suffixes before them (van Herk / Gil-Werman within the
+ * group): about kh / 8 + 2 row operations an output row. */
+static void
+NAME (column_group) (const T * const *r, int kh, int w, int max, T * tmp,
+    T * const *outs)
+{
+  const int g = CF_NL_COL_GROUP;
+  const gsize bytes = w * sizeof (T);
+  int t, j;
+
+  memcpy (outs[0], r[g - 1], bytes);
+  for (j = g; j < kh; j++)
+    NAME (accumulate) (outs[0], r[j], w, max);
+  for (t = 1; t < g; t++) {
+    memcpy (outs[t], outs[t - 1], bytes);
+    NAME (accumulate) (outs[t], r[kh + t - 1], w, max);
+  }
+  memcpy (tmp, r[g - 2], bytes);
+  for (t = g - 2; t >= 0; t--) {
+    if (t < g - 2)
+      NAME (accumulate) (tmp, r[t], w, max);
+    NAME (accumulate) (outs[t], tmp, w, max);
+  }
+}
+
 /* out[x] = min (max) of rows[0 .. n)[x]: three rows, then two at a time,
  * into out (fewer passes over it than one row at a time). */
 static void

@@ -196,23 +196,8 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
   }
 }
 
-static void
-accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
-    int max)
-{
-  int x;
-
-  if (max) {
-    for (x = 0; x < w; x++)
-      acc[x] = MAX (acc[x], r[x]);
-  } else {
-    for (x = 0; x < w; x++)
-      acc[x] = MIN (acc[x], r[x]);
-  }
-}
-
-/* column and line over 16-bit rows (column, line) and 8-bit ones
- * (column8, line8). */
+/* accumulate, column, column_group and line over 16-bit rows and 8-bit
+ * ones (their names with 8). */
 #define T guint16
 #define NAME(x) x
 #include "cf-nonlin-rows-minmax.h"
@@ -333,6 +318,6 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
 }
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, column, line, median8, column8, line8, bilateral1,
-  widen, narrow
+  median_any, accumulate, column, column_group, line, median8, column8,
+  column_group8, line8, bilateral1, widen, narrow
 };

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 /* cudafilter engine: the fast CPU backend's nonlinear row kernels (medians
- * and min/max over rows of plain 16-bit samples), compiled once per
+ * and min/max over rows of plain 16-bit or 8-bit samples), compiled once per
  * instruction set as the convolution rows are (cf-nonlin-rows.c). */
 #ifndef CF_NONLIN_ROWS_H
 #define CF_NONLIN_ROWS_H
@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 /* The widest median the selection network takes (larger ones select
  * otherwise, cf-nonlin-cpu.c). */
 #define CF_NL_ROWS_MAX_NETWORK 7
+
+/* Output rows a column_group makes together. */
+#define CF_NL_COL_GROUP 8
 
 typedef struct
 {
@@ -28,6 +31,10 @@ typedef struct
   /* out[x] = min (max) of rows[0 .. n)[x], n >= 1. */
   void (*column) (const guint16 * const *rows, int n, int w, int max,
       guint16 * out);
+  /* outs[t][x] = min (max) of rows[t .. t + kh)[x], t = 0 ..
+   * CF_NL_COL_GROUP - 1, kh >= CF_NL_COL_GROUP; tmp holds w samples. */
+  void (*column_group) (const guint16 * const *rows, int kh, int w, int max,
+      guint16 * tmp, guint16 * const *outs);
   /* out[x] = min (max) of row[x .. x + len - 1]; tmp holds 2 (w + len - 1)
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
@@ -37,6 +44,8 @@ typedef struct
   void (*median8) (const guint8 * const *rows, int k, int w, guint8 * out);
   void (*column8) (const guint8 * const *rows, int n, int w, int max,
       guint8 * out);
+  void (*column_group8) (const guint8 * const *rows, int kh, int w, int max,
+      guint8 * tmp, guint8 * const *outs);
   void (*line8) (const guint8 * row, int len, int w, int max, guint8 * tmp,
       guint8 * out);
   /* The bilateral's sum[x] (of w * sample) and wsum[x] (of w) over the

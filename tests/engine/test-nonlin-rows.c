@@ -218,6 +218,69 @@ test_bilateral (void)
   g_rand_free (rand);
 }
 
+/* column_group (16-bit) and column_group8: the CF_NL_COL_GROUP outputs of
+ * columns of 8 rows and more. */
+static void
+test_column_group (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, ki, max, wi;
+  static const int khs[] = { 8, 9, 15, 30 }, widths[] = { 1, 33, 100 };
+  GRand *rand = g_rand_new_with_seed (59);
+
+  for (vi = 0; vi < nv; vi++)
+    for (ki = 0; ki < (int) G_N_ELEMENTS (khs); ki++)
+      for (max = 0; max <= 1; max++)
+        for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+          const int kh = khs[ki], w = widths[wi], g = CF_NL_COL_GROUP;
+          const int n = kh + g - 1, bytes = (ki + wi) % 2;
+          guint16 *buf = g_new (guint16, w * n), *o = g_new (guint16, w * g);
+          guint16 *tmp = g_new (guint16, w), *outs[CF_NL_COL_GROUP];
+          guint8 *b8 = g_new (guint8, w * n), *o8 = g_new (guint8, w * g);
+          guint8 *t8 = g_new (guint8, w), *outs8[CF_NL_COL_GROUP];
+          const guint16 *rows[64];
+          const guint8 *rows8[64];
+          int x, j, t;
+
+          fill (rand, buf, w * n, bytes ? 255 : 65535);
+          for (j = 0; j < w * n; j++)
+            b8[j] = (guint8) buf[j];
+          for (j = 0; j < n; j++) {
+            rows[j] = buf + j * w;
+            rows8[j] = b8 + j * w;
+          }
+          for (t = 0; t < g; t++) {
+            outs[t] = o + t * w;
+            outs8[t] = o8 + t * w;
+          }
+          if (bytes) {
+            v[vi]->column_group8 (rows8, kh, w, max, t8, outs8);
+            for (j = 0; j < w * g; j++)
+              o[j] = o8[j];
+          } else {
+            v[vi]->column_group (rows, kh, w, max, tmp, outs);
+          }
+          for (t = 0; t < g; t++)
+            for (x = 0; x < w; x++) {
+              int m = rows[t][x];
+
+              for (j = 1; j < kh; j++)
+                m = max ? MAX (m, rows[t + j][x]) : MIN (m, rows[t + j][x]);
+              if (outs[t][x] != m)
+                g_error ("variant %d column group of %d %s%s width %d: "
+                    "output %d x %d is %d, not %d", vi, kh, max ? "max" :
+                    "min", bytes ? " (bytes)" : "", w, t, x, outs[t][x], m);
+            }
+          g_free (buf);
+          g_free (o);
+          g_free (tmp);
+          g_free (b8);
+          g_free (o8);
+          g_free (t8);
+        }
+  g_rand_free (rand);
+}
+
 static void
 test_line (void)
 {
@@ -279,6 +342,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/nonlin-rows/median", test_median);
   g_test_add_func ("/nonlin-rows/column", test_column);
+  g_test_add_func ("/nonlin-rows/column-group", test_column_group);
   g_test_add_func ("/nonlin-rows/line", test_line);
   g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
   return g_test_run ();
