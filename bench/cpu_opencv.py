@@ -41,6 +41,28 @@ OPS = {
 }
 
 
+def morph(fn, k):
+    """Erosion or dilation by a k x k rectangle, with cudafilter's default
+    border (reflect101)."""
+    se = np.ones((k, k), np.uint8)
+    return lambda s, d: fn(s, se, dst=d, borderType=cv2.BORDER_REFLECT_101)
+
+
+# The nonlinear filters as cudafilter-cpu-bench runs them (kernel-size k,
+# bilateral: d 9, sigma 3, sigma-color 30); medianBlur has no border
+# choice (replicate).
+OPS.update({
+    'median-3': lambda s, d: cv2.medianBlur(s, 3, dst=d),
+    'median-5': lambda s, d: cv2.medianBlur(s, 5, dst=d),
+    'median-7': lambda s, d: cv2.medianBlur(s, 7, dst=d),
+    'erode-3': morph(cv2.erode, 3),
+    'dilate-3': morph(cv2.dilate, 3),
+    'erode-15': morph(cv2.erode, 15),
+    'bilateral-9': lambda s, d: cv2.bilateralFilter(
+        s, 9, 30, 3, dst=d, borderType=cv2.BORDER_REFLECT_101),
+})
+
+
 def dense(n):
     """A random n x n matrix normalised by its sum (dense: filter2D goes
     through its DFT from 11x11 on), as cudafilter-cpu-bench --kernel-size

@@ -7,13 +7,14 @@
  * pool.  The rows a window reads are expanded once with their border into
  * a ring of plain 16-bit rows, so the operations are loops over arrays
  * with no border logic (cf-nonlin-rows.c, vectorised per instruction
- * set): min/max lane by lane, rows of a rectangle by van Herk / Gil-Werman
- * when long, an element's rows as runs, medians up to 7x7 by a selection
- * network over whole rows, the 8-bit median of larger windows with a
- * sliding histogram (Huang), deeper ones by selection, the bilateral with
- * the spec's integer
+ * set): min/max lane by lane, a rectangle's row pass fused into its column
+ * pass, rows of a rectangle by van Herk / Gil-Werman when long, an
+ * element's rows as runs, medians up to 7x7 by selection networks over
+ * whole rows, the 8-bit median of larger windows with a sliding histogram
+ * (Huang), deeper ones by selection, the bilateral with the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
- * same bytes).  Steps without row code (differences, and a new step until
+ * same bytes).  8-bit channels of one byte a pixel run 3x3 and 5x5 medians
+ * and rectangles in rows of bytes (byte_rows).  Steps without row code (differences, and a new step until
  * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
  * kernel does: adding an operation needs no code here to be correct. */
 #include <string.h>
@@ -49,6 +50,7 @@ struct _CfNonlinCpu
   const CfLayout *layout;
   const CfFrame *in, *out;
   const CfNlPass *pass;
+  const CfNlPass *row_pass;     /* a row pass fused into `pass`, or NULL */
   gsize chan_off[CF_MAX_CHANNELS];      /* scratch sample offsets */
   gsize image_len;              /* samples of one scratch image, all channels */
   int groups[CF_MAX_CHANNELS][3];
@@ -196,15 +198,84 @@ expand_row (const CfNlRows * kr, const CfNlImage * im, const Window * win,
   }
 }
 
+/* A row pass a column pass reads fused into it: each ring row is then the
+ * row pass's output row, made from the expanded row (wide) when the
+ * column window first reaches it, never stored as an image. */
+typedef struct
+{
+  const CfNlPass *pass;
+  Window win;
+  guint16 *wide;                /* w + win.kw - 1 samples */
+  guint16 *tmp;                 /* 2 (w + win.kw - 1) samples */
+} RowFirst;
+
 static const guint16 *
 ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
-    const Window * win, int v, const CfKernelParams * kp)
+    const Window * win, int v, const CfKernelParams * kp,
+    const RowFirst * rf)
 {
   int slot = ((v % win->kh) + win->kh) % win->kh;
   guint16 *row = r->buf + (gsize) slot * r->pitch;
 
   if (r->have[slot] != v) {
-    expand_row (kr, im, win, v, kp, row);
+    if (rf == NULL) {
+      expand_row (kr, im, win, v, kp, row);
+    } else {
+      /* A row outside the frame is its border row's, or border_value's
+       * (whose min and max are border_value): as the column pass reads
+       * the row pass's image. */
+      expand_row (kr, im, &rf->win, v, kp, rf->wide);
+      kr->line (rf->wide, rf->pass->len, im->ch.width,
+          rf->pass->step == CF_NL_MAX_ROW, rf->tmp, row);
+    }
+    r->have[slot] = v;
+  }
+  return row;
+}
+
+/* 8-bit rows: the same as expand_row and ring_row for a plain 8-bit
+ * channel of one byte a pixel read from the frame (byte_rows below), the
+ * ring's rows holding bytes. */
+static void
+expand_row8 (const CfNlImage * im, const Window * win, int v,
+    const CfKernelParams * kp, guint8 * dst)
+{
+  int w = im->ch.width, n = w + win->kw - 1, y, e;
+
+  y = cf_border_index (v, im->ch.height, kp->border);
+  if (y < 0) {
+    memset (dst, kp->border_value, n);
+    return;
+  }
+  memcpy (dst + win->ax, im->frame + y * im->stride, w);
+  for (e = 0; e < win->ax; e++) {
+    int bx = cf_border_index (e - win->ax, w, kp->border);
+
+    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+  }
+  for (e = win->ax + w; e < n; e++) {
+    int bx = cf_border_index (e - win->ax, w, kp->border);
+
+    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+  }
+}
+
+static const guint8 *
+ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+    const Window * win, int v, const CfKernelParams * kp,
+    const RowFirst * rf)
+{
+  int slot = ((v % win->kh) + win->kh) % win->kh;
+  guint8 *row = (guint8 *) (r->buf + (gsize) slot * r->pitch);
+
+  if (r->have[slot] != v) {
+    if (rf == NULL) {
+      expand_row8 (im, win, v, kp, row);
+    } else {
+      expand_row8 (im, &rf->win, v, kp, (guint8 *) rf->wide);
+      kr->line8 ((guint8 *) rf->wide, rf->pass->len, im->ch.width,
+          rf->pass->step == CF_NL_MAX_ROW, (guint8 *) rf->tmp, row);
+    }
     r->have[slot] = v;
   }
   return row;
@@ -252,7 +323,7 @@ median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
 
   if (rank == (k * k - 1) / 2 && (k <= 5 ||
           (k <= CF_NL_ROWS_MAX_NETWORK && !bytes))) {
-    kr->median (rows, k, w, out);
+    kr->median (rows, k, w, bytes, out);
     return;
   }
   if (!bytes || k < 7) {
@@ -309,10 +380,7 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     return;
   }
   if (se == NULL) {
-    /* A column: the first row, then the others. */
-    memcpy (out, rows[0], w * sizeof (guint16));
-    for (j = 1; j < win->kh; j++)
-      kr->accumulate (out, rows[j], w, max);
+    kr->column (rows, win->kh, w, max, out);
     return;
   }
   for (x = 0; x < w; x++)
@@ -335,48 +403,27 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     }
 }
 
-/* Output rows of a column pass made together (below). */
-#define COL_GROUP 8
-
-/* Outputs t = 0 .. COL_GROUP - 1 of a column pass of kh >= COL_GROUP rows
- * into outs (COL_GROUP rows of w), output t the min (max) of r[t .. t + kh
- * - 1]: the rows all of them read, r[COL_GROUP - 1 .. kh - 1], once, then
- * prefixes past them and suffixes before them (van Herk / Gil-Werman
- * within the group): about kh / 8 + 2 row operations an output row. */
-static void
-col_group (const CfNlRows * kr, const guint16 * const *r, int kh, int w,
-    gboolean max, guint16 * tmp, guint16 * outs)
-{
-  const gsize bytes = w * sizeof (guint16);
-  int t, j;
-
-  memcpy (outs, r[COL_GROUP - 1], bytes);
-  for (j = COL_GROUP; j < kh; j++)
-    kr->accumulate (outs, r[j], w, max);
-  for (t = 1; t < COL_GROUP; t++) {
-    memcpy (outs + (gsize) t * w, outs + (gsize) (t - 1) * w, bytes);
-    kr->accumulate (outs + (gsize) t * w, r[kh + t - 1], w, max);
-  }
-  memcpy (tmp, r[COL_GROUP - 2], bytes);
-  for (t = COL_GROUP - 2; t >= 0; t--) {
-    if (t < COL_GROUP - 2)
-      kr->accumulate (tmp, r[t], w, max);
-    kr->accumulate (outs + (gsize) t * w, tmp, w, max);
-  }
-}
-
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
  * channel written. */
 static void
-bilateral_row (const guint16 * const *rows[3], int n, int own,
-    const Window * win, const CfNonlin * nl, const int *table, int w,
-    gint64 * sum, gint64 * wsum, guint16 * out)
+bilateral_row (const CfNlRows * kr, const guint16 * const *rows[3], int n,
+    int own, const Window * win, const CfNonlin * nl, const int *table,
+    int maxval, int w, gint64 * sum, gint64 * wsum, guint16 * out)
 {
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
   const int *range = table + nl->off_range;
   int x, k, c;
 
+  /* One colour whose range weights (range[0] the largest) times samples
+   * fit 32 bits (8 bits): the row kernel's products. */
+  if (n == 1 && (guint64) range[0] * maxval < G_GUINT64_CONSTANT (1) << 32) {
+    kr->bilateral1 (rows[0], win->ay, win->ax, space, dx, dy, nl->n_offsets,
+        range, nl->range_len, w, sum, wsum);
+    for (x = 0; x < w; x++)
+      out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
+    return;
+  }
   memset (sum, 0, sizeof (gint64) * w);
   memset (wsum, 0, sizeof (gint64) * w);
   for (k = 0; k < nl->n_offsets; k++) {
@@ -410,23 +457,26 @@ typedef struct
   guint16 *out;
   guint16 *line;                /* a line's min/max: w samples */
   guint16 *tmp;                 /* its prefixes and suffixes: 2 pitch */
-  guint16 *group;               /* COL_GROUP output rows of w */
+  guint16 *group;               /* CF_NL_COL_GROUP output rows of w */
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
+  guint16 *wide, *wide_tmp;     /* a fused row pass's (RowFirst) */
 } Carved;
 
 static void
-carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
+carve (PartScratch * ps, const Window * win, int w, int n_images,
+    int row_kw, Carved * c)
 {
   gsize pitch = (gsize) w + win->kw - 1;
+  gsize wide = align64 (((gsize) w + MAX (row_kw, 1) - 1) * sizeof (guint16));
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
       align64 (2 * pitch * sizeof (guint16)) +
-      align64 ((gsize) COL_GROUP * w * sizeof (guint16)) +
+      align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
-      align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide;
   guint8 *p;
   int i, s;
 
@@ -452,7 +502,7 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
   c->tmp = (guint16 *) p;
   p += align64 (2 * pitch * sizeof (guint16));
   c->group = (guint16 *) p;
-  p += align64 ((gsize) COL_GROUP * w * sizeof (guint16));
+  p += align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16));
   c->sum = (gint64 *) p;
   p += align64 (w * sizeof (gint64));
   c->wsum = (gint64 *) p;
@@ -460,6 +510,9 @@ carve (PartScratch * ps, const Window * win, int w, int n_images, Carved * c)
   c->hist = (guint32 *) p;
   p += align64 (256 * sizeof (guint32));
   c->gather = (guint16 *) p;
+  p += align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  c->wide = (guint16 *) p;
+  c->wide_tmp = (guint16 *) (p + wide);
 }
 
 static void
@@ -507,6 +560,111 @@ has_row_code (int step)
   }
 }
 
+/* Whether channel c runs the current pass in 8-bit rows (byte_rows): an
+ * 8-bit channel of one byte a pixel, from the frame to the output, a 3x3
+ * or 5x5 median, a line or a column of up to CF_MAX_TAPS + 1 (a fused row
+ * pass's too).  Twice the lanes of 16-bit rows, and no widening and
+ * narrowing. */
+static gboolean
+takes_bytes (const CfNonlinCpu * self, const CfChannel * ch)
+{
+  const CfNlPass *p = self->pass;
+  const CfNlPass *first = self->row_pass ? self->row_pass : p;
+  const CfSpec *spec = self->spec;
+
+  if (!cf_sample_is_plain (ch, 1) || ch->pixel_stride != 1
+      || spec->kp.maxval != 255 || first->src != CF_NL_FRAME
+      || p->dst != CF_NL_OUT)
+    return FALSE;
+  switch (p->step) {
+    case CF_NL_MEDIAN:
+      return (p->len == 3 || p->len == 5)
+          && spec->nl.rank == (p->len * p->len - 1) / 2;
+    case CF_NL_MIN_ROW:
+    case CF_NL_MAX_ROW:
+    case CF_NL_MIN_COL:
+    case CF_NL_MAX_COL:
+      return p->len <= CF_MAX_TAPS + 1;
+    default:
+      return FALSE;
+  }
+}
+
+/* Rows [y0, y1) of channel c through the current pass in 8-bit rows,
+ * written straight into the output frame. */
+static void
+byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
+{
+  const CfSpec *spec = self->spec;
+  const CfKernelParams *kp = &spec->kp;
+  const CfNlPass *p = self->pass;
+  const CfChannel *ch = &self->layout->channels[c];
+  const Window win = window_of (&spec->nl, p);
+  const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
+  const guint8 *rows[CF_MAX_TAPS + 1];
+  RowFirst rf_, *rf = NULL;
+  Window rw = win;
+  CfNlImage im;
+  Carved cv;
+  gboolean group;
+  int y, j;
+
+  image_of (self, c, CF_NL_FRAME, &im);
+  if (self->row_pass != NULL) {
+    rf_.pass = self->row_pass;
+    rf_.win = window_of (&spec->nl, self->row_pass);
+    rf = &rf_;
+  }
+  /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
+   * a ring of the rows they read together. */
+  group = win.kh >= CF_NL_COL_GROUP
+      && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
+  if (group)
+    rw.kh = win.kh + CF_NL_COL_GROUP - 1;
+  carve (ps, &rw, ch->width, 1, rf ? rf->win.kw : 0, &cv);
+  if (rf != NULL) {
+    rf->wide = cv.wide;
+    rf->tmp = cv.wide_tmp;
+  }
+  if (group) {
+    for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
+      const int n = MIN (CF_NL_COL_GROUP, y1 - y);
+      guint8 *outs[CF_NL_COL_GROUP];
+      int t;
+
+      for (t = 0; t < n; t++)
+        outs[t] = self->out->data[ch->plane] + (gsize) (y + t) *
+            self->out->stride[ch->plane] + ch->offset;
+      for (j = 0; j < win.kh + n - 1; j++)
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &rw,
+            y - win.ay + j, kp, rf);
+      if (n == CF_NL_COL_GROUP) {
+        self->rows->column_group8 (rows, win.kh, ch->width, max,
+            (guint8 *) cv.line, outs);
+      } else {
+        for (t = 0; t < n; t++)
+          self->rows->column8 (rows + t, win.kh, ch->width, max, outs[t]);
+      }
+    }
+    return;
+  }
+  for (y = y0; y < y1; y++) {
+    guint8 *out = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    for (j = 0; j < win.kh; j++)
+      rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &win,
+          y - win.ay + j, kp, rf);
+    if (p->step == CF_NL_MEDIAN)
+      self->rows->median8 (rows, p->len, ch->width, out);
+    else if (win.kh == 1)
+      self->rows->line8 (rows[0], win.kw, ch->width, max, (guint8 *) cv.tmp,
+          out);
+    else
+      self->rows->column8 (rows, win.kh, ch->width, max, out);
+  }
+}
+
 /* Rows [y0, y1) of channel c through the current pass. */
 static void
 pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
@@ -521,7 +679,12 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   CfNlImage ims[3];
   int n_images = 1, own = 0, w = ch->width, x, y, j, i;
   Carved cv;
+  RowFirst rf_, *rf = NULL;
 
+  if (takes_bytes (self, ch)) {
+    byte_rows (self, ps, c, y0, y1);
+    return;
+  }
   if (!has_row_code (p->step)) {
     /* Sample by sample with the kernels' own function (kernels/
      * cf-nonlin.h): differences, and any step without row code yet. */
@@ -535,7 +698,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &group[n++]);
     }
-    carve (ps, &win, w, 0, &cv);
+    carve (ps, &win, w, 0, 0, &cv);
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
         cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
@@ -552,29 +715,42 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
     }
+  } else if (self->row_pass != NULL) {
+    image_of (self, c, self->row_pass->src, &ims[0]);
+    rf_.pass = self->row_pass;
+    rf_.win = window_of (&spec->nl, self->row_pass);
+    rf = &rf_;
   } else {
     image_of (self, c, p->src, &ims[0]);
   }
   /* Rows and columns may be longer than CF_MAX_TAPS (iterated
    * rectangles): one row then, or rows one at a time below. */
   if ((p->step == CF_NL_MIN_COL || p->step == CF_NL_MAX_COL)
-      && win.kh >= COL_GROUP && win.kh + COL_GROUP - 1 <= CF_MAX_TAPS + 1) {
-    /* Columns COL_GROUP output rows at a time: a ring of the rows they
+      && win.kh >= CF_NL_COL_GROUP && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1) {
+    /* Columns CF_NL_COL_GROUP output rows at a time: a ring of the rows they
      * read together. */
     const gboolean max = p->step == CF_NL_MAX_COL;
     Window rw = win;
 
-    rw.kh = win.kh + COL_GROUP - 1;
-    carve (ps, &rw, w, 1, &cv);
-    for (y = y0; y < y1; y += COL_GROUP) {
-      const int n = MIN (COL_GROUP, y1 - y);
+    rw.kh = win.kh + CF_NL_COL_GROUP - 1;
+    carve (ps, &rw, w, 1, rf ? rf->win.kw : 0, &cv);
+    if (rf != NULL) {
+      rf->wide = cv.wide;
+      rf->tmp = cv.wide_tmp;
+    }
+    for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
+      const int n = MIN (CF_NL_COL_GROUP, y1 - y);
       int t;
 
       for (j = 0; j < win.kh + n - 1; j++)
         rows[0][j] = ring_row (self->rows, &cv.rings[0], &ims[0], &rw,
-            y - win.ay + j, kp);
-      if (n == COL_GROUP) {
-        col_group (self->rows, rows[0], win.kh, w, max, cv.line, cv.group);
+            y - win.ay + j, kp, rf);
+      if (n == CF_NL_COL_GROUP) {
+        guint16 *outs[CF_NL_COL_GROUP];
+
+        for (t = 0; t < n; t++)
+          outs[t] = cv.group + (gsize) t * w;
+        self->rows->column_group (rows[0], win.kh, w, max, cv.line, outs);
         for (t = 0; t < n; t++)
           store_row (self, c, y + t, cv.group + (gsize) t * w);
       } else {
@@ -587,7 +763,11 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     }
     return;
   }
-  carve (ps, &win, w, n_images, &cv);
+  carve (ps, &win, w, n_images, rf ? rf->win.kw : 0, &cv);
+  if (rf != NULL) {
+    rf->wide = cv.wide;
+    rf->tmp = cv.wide_tmp;
+  }
 
   for (y = y0; y < y1; y++) {
     if (win.kh > CF_MAX_TAPS + 1) {
@@ -599,14 +779,14 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         cv.out[x] = max ? 0 : kp->maxval;
       for (j = 0; j < win.kh; j++)
         self->rows->accumulate (cv.out, ring_row (self->rows, &cv.rings[0],
-                &ims[0], &win, y - win.ay + j, kp), w, max);
+                &ims[0], &win, y - win.ay + j, kp, rf), w, max);
       store_row (self, c, y, cv.out);
       continue;
     }
     for (i = 0; i < n_images; i++)
       for (j = 0; j < win.kh; j++)
         rows[i][j] = ring_row (self->rows, &cv.rings[i], &ims[i], &win,
-            y - win.ay + j, kp);
+            y - win.ay + j, kp, rf);
     switch (p->step) {
       case CF_NL_MEDIAN:
         median_row (self->rows, rows[0], win.kw, w, spec->nl.rank,
@@ -626,8 +806,8 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
-        bilateral_row (rowsets, n_images, own, &win, &spec->nl, spec->table,
-            w, cv.sum, cv.wsum, cv.out);
+        bilateral_row (self->rows, rowsets, n_images, own, &win, &spec->nl,
+            spec->table, kp->maxval, w, cv.sum, cv.wsum, cv.out);
         break;
       default:
         g_assert_not_reached ();
@@ -680,6 +860,31 @@ run_part (gpointer data, int index, int n_parts)
   }
 }
 
+/* Whether pass i is a rectangle's row pass whose image only pass i + 1, its
+ * column pass, reads: then the two run as one (RowFirst), and the image
+ * between them is never written. */
+static gboolean
+fuses_with_next (const CfNonlin * nl, int i)
+{
+  const CfNlPass *r = &nl->passes[i], *c = r + 1;
+  int j;
+
+  if (i + 1 >= nl->n_passes || r->dst < 0 || c->src != r->dst
+      || c->dst == r->src)
+    return FALSE;
+  if (!((r->step == CF_NL_MIN_ROW && c->step == CF_NL_MIN_COL)
+          || (r->step == CF_NL_MAX_ROW && c->step == CF_NL_MAX_COL)))
+    return FALSE;
+  /* Read later before written again: it is needed. */
+  for (j = i + 2; j < nl->n_passes; j++) {
+    if (nl->passes[j].src == r->dst || nl->passes[j].src2 == r->dst)
+      return FALSE;
+    if (nl->passes[j].dst == r->dst)
+      break;
+  }
+  return TRUE;
+}
+
 void
 cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
     const CfSpec * spec, const CfLayout * layout, const CfFrame * in,
@@ -708,9 +913,13 @@ cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
   self->in = in;
   self->out = out;
   for (i = 0; i < spec->nl.n_passes; i++) {
+    self->row_pass = NULL;
+    if (fuses_with_next (&spec->nl, i)) {
+      self->row_pass = &spec->nl.passes[i++];
+    }
     self->pass = &spec->nl.passes[i];
     cf_cpu_pool_run (pool, run_part, self);
   }
-  self->pass = NULL;
+  self->pass = self->row_pass = NULL;
   self->in = self->out = NULL;
 }

@@ -7,7 +7,11 @@
  * -O3.  Every loop is over whole arrays of 16-bit samples with min and max
  * only, which gcc vectorises, and which are exact at every depth. */
 #include <string.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 #include "cf-nonlin-rows.h"
+#include "cf-nonlin-med5.h"
 
 #define CF_CAT_(a, b) a ## b
 #define CF_CAT(a, b) CF_CAT_ (a, b)
@@ -30,35 +34,115 @@ cswap (guint16 * restrict a, guint16 * restrict b, int n)
 
 /* 3 x 3: each column of three sorted once (shared by the three windows
  * holding it); the median is the median of the largest column minimum,
- * the median of the column medians and the smallest column maximum. */
+ * the median of the column medians and the smallest column maximum.
+ * Defined for 8-bit samples (twice the lanes) and 16-bit ones. */
+#define DEFINE_MEDIAN3(TI, T, name)                                     \
+static void                                                             \
+name (const TI * const *rows, int w, TI * restrict out)                 \
+{                                                                       \
+  T lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];                       \
+  int x0, x;                                                            \
+                                                                        \
+  for (x0 = 0; x0 < w; x0 += CHUNK) {                                   \
+    const int n = MIN (CHUNK, w - x0);                                  \
+    const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0;                    \
+    const TI *r2 = rows[2] + x0;                                        \
+                                                                        \
+    for (x = 0; x < n + 2; x++) {                                       \
+      const T a = (T) r0[x], b = (T) r1[x], c = (T) r2[x];              \
+      const T l = MIN (a, b), h = MAX (a, b);                           \
+                                                                        \
+      lo[x] = MIN (l, c);                                               \
+      hi[x] = MAX (h, c);                                               \
+      mid[x] = MAX (l, MIN (h, c));                                     \
+    }                                                                   \
+    for (x = 0; x < n; x++) {                                           \
+      const T a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);              \
+      const T c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);              \
+      const T l = MIN (mid[x], mid[x + 1]);                             \
+      const T h = MAX (mid[x], mid[x + 1]);                             \
+      const T b = MAX (l, MIN (h, mid[x + 2]));                         \
+      const T l2 = MIN (a, b), h2 = MAX (a, b);                         \
+                                                                        \
+      out[x0 + x] = MAX (l2, MIN (h2, c));                              \
+    }                                                                   \
+  }                                                                     \
+}
+
+DEFINE_MEDIAN3 (guint16, guint8, median3_bytes);
+DEFINE_MEDIAN3 (guint16, guint16, median3_words);
+DEFINE_MEDIAN3 (guint8, guint8, median3_8);
+
+/* 5 x 5, the comparators of cf-nonlin-med5.h over a chunk of outputs,
+ * each stage a loop gcc vectorises over whole rows (32 8-bit or 16 16-bit
+ * lanes with AVX2): the columns sorted (each shared by five windows),
+ * neighbouring sorted columns merged in pairs (each pair shared by two
+ * windows), the median from two pairs and a column.  Defined for 8-bit
+ * samples (twice the lanes) and 16-bit ones. */
+#define MED5_CHUNK 512
+
+#define DEFINE_MEDIAN5(TI, T, name)                                     \
+static void                                                             \
+name (const TI * const *rows, int w, TI * restrict out)                 \
+{                                                                       \
+  T cols[5][MED5_CHUNK + 4], pairs[10][MED5_CHUNK + 3];                 \
+  int x0, x, j;                                                         \
+                                                                        \
+  for (x0 = 0; x0 < w; x0 += MED5_CHUNK) {                              \
+    const int n = MIN (MED5_CHUNK, w - x0);                             \
+    const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0,                    \
+        *r2 = rows[2] + x0, *r3 = rows[3] + x0, *r4 = rows[4] + x0;     \
+                                                                        \
+    for (x = 0; x < n + 4; x++) {                                       \
+      T a[5], s[5];                                                     \
+                                                                        \
+      a[0] = (T) r0[x];                                                 \
+      a[1] = (T) r1[x];                                                 \
+      a[2] = (T) r2[x];                                                 \
+      a[3] = (T) r3[x];                                                 \
+      a[4] = (T) r4[x];                                                 \
+      CF_MED5_SORT (T, a, s);                                           \
+      for (j = 0; j < 5; j++)                                           \
+        cols[j][x] = s[j];                                              \
+    }                                                                   \
+    for (x = 0; x < n + 3; x++) {                                       \
+      T a[5], b[5], m[10];                                              \
+                                                                        \
+      for (j = 0; j < 5; j++) {                                         \
+        a[j] = cols[j][x];                                              \
+        b[j] = cols[j][x + 1];                                          \
+      }                                                                 \
+      CF_MED5_PAIR (T, a, b, m);                                        \
+      for (j = 0; j < 10; j++)                                          \
+        pairs[j][x] = m[j];                                             \
+    }                                                                   \
+    for (x = 0; x < n; x++) {                                           \
+      T m[10], p[10], e[5], med;                                        \
+                                                                        \
+      for (j = 0; j < 10; j++) {                                        \
+        m[j] = pairs[j][x];                                             \
+        p[j] = pairs[j][x + 2];                                         \
+      }                                                                 \
+      for (j = 0; j < 5; j++)                                           \
+        e[j] = cols[j][x + 4];                                          \
+      CF_MED5_FINAL (T, m, p, e, med);                                  \
+      out[x0 + x] = med;                                                \
+    }                                                                   \
+  }                                                                     \
+}
+
+DEFINE_MEDIAN5 (guint16, guint8, median5_bytes);
+DEFINE_MEDIAN5 (guint16, guint16, median5_words);
+DEFINE_MEDIAN5 (guint8, guint8, median5_8);
+
+/* The 3x3 and 5x5 medians of 8-bit rows into 8-bit samples. */
 static void
-median3 (const guint16 * const *rows, int w, guint16 * restrict out)
+median8 (const guint8 * const *rows, int k, int w, guint8 * out)
 {
-  guint16 lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];
-  int x0, x;
-
-  for (x0 = 0; x0 < w; x0 += CHUNK) {
-    const int n = MIN (CHUNK, w - x0);
-    const guint16 *r0 = rows[0] + x0, *r1 = rows[1] + x0, *r2 = rows[2] + x0;
-
-    for (x = 0; x < n + 2; x++) {
-      const guint16 a = r0[x], b = r1[x], c = r2[x];
-      const guint16 l = MIN (a, b), h = MAX (a, b);
-
-      lo[x] = MIN (l, c);
-      hi[x] = MAX (h, c);
-      mid[x] = MAX (l, MIN (h, c));
-    }
-    for (x = 0; x < n; x++) {
-      const guint16 a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);
-      const guint16 c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);
-      const guint16 l = MIN (mid[x], mid[x + 1]), h = MAX (mid[x], mid[x + 1]);
-      const guint16 b = MAX (l, MIN (h, mid[x + 2]));
-      const guint16 l2 = MIN (a, b), h2 = MAX (a, b);
-
-      out[x0 + x] = MAX (l2, MIN (h2, c));
-    }
-  }
+  if (k == 3)
+    median3_8 (rows, w, out);
+  else
+    median5_8 (rows, w, out);
 }
 
 /* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
@@ -67,14 +151,25 @@ median3 (const guint16 * const *rows, int w, guint16 * restrict out)
  * sample, until one is left.  The kernels' register network
  * (kernels/cf-nonlin-window.cu) does the same. */
 static void
-median_any (const guint16 * const *rows, int k, int w, guint16 * out)
+median_any (const guint16 * const *rows, int k, int w, int bytes,
+    guint16 * out)
 {
   const int n = k * k, s = (n - 1) / 2 + 2;
   guint16 v[CF_NL_ROWS_MAX_NETWORK * CF_NL_ROWS_MAX_NETWORK][CHUNK];
   int x0, r, i;
 
   if (k == 3) {
-    median3 (rows, w, out);
+    if (bytes)
+      median3_bytes (rows, w, out);
+    else
+      median3_words (rows, w, out);
+    return;
+  }
+  if (k == 5) {
+    if (bytes)
+      median5_bytes (rows, w, out);
+    else
+      median5_words (rows, w, out);
     return;
   }
   for (x0 = 0; x0 < w; x0 += CHUNK) {
@@ -101,81 +196,82 @@ median_any (const guint16 * const *rows, int k, int w, guint16 * out)
   }
 }
 
+/* accumulate, column, column_group and line over 16-bit rows and 8-bit
+ * ones (their names with 8). */
+#define T guint16
+#define NAME(x) x
+#include "cf-nonlin-rows-minmax.h"
+#undef T
+#undef NAME
+#define T guint8
+#define NAME(x) x ## 8
+#include "cf-nonlin-rows-minmax.h"
+#undef T
+#undef NAME
+
+/* The bilateral's sums of one colour (GRAY, a plane), offset by offset
+ * over the row: each weight space[k] * range[|s - c|] as a 32 x 32-bit
+ * product, which vectorises, the caller making sure every range weight
+ * times every sample fits 32 bits. */
+#define BILATERAL_CHUNK 512
+
 static void
-accumulate (guint16 * restrict acc, const guint16 * restrict r, int w,
-    int max)
+bilateral1 (const guint16 * const *rows, int ay, int ax, const int *space,
+    const int *dx, const int *dy, int n_offsets, const int *range,
+    int range_len, int w, gint64 * restrict sum, gint64 * restrict wsum)
 {
-  int x;
+  int k, x, x0;
 
-  if (max) {
-    for (x = 0; x < w; x++)
-      acc[x] = MAX (acc[x], r[x]);
-  } else {
-    for (x = 0; x < w; x++)
-      acc[x] = MIN (acc[x], r[x]);
-  }
-}
+  memset (sum, 0, sizeof (gint64) * w);
+  memset (wsum, 0, sizeof (gint64) * w);
+  /* Chunks whose sums stay in L1 over the offsets. */
+  for (x0 = 0; x0 < w; x0 += BILATERAL_CHUNK) {
+    for (k = 0; k < n_offsets; k++) {
+      const int n = MIN (BILATERAL_CHUNK, w - x0);
+      const guint16 *s = rows[ay + dy[k]] + ax + dx[k] + x0;
+      const guint16 *c = rows[ay] + ax + x0;
+      gint64 *su = sum + x0, *ws = wsum + x0;
+      const guint64 sk = (guint32) space[k];
 
-/* Lines up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
- * samples, each a vectorised pass over the previous, then of two spans
- * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
- * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
- * (scalar) operations a sample whatever len. */
-static void
-line (const guint16 * row, int len, int w, int max, guint16 * tmp,
-    guint16 * out)
-{
-  const int n = w + len - 1;
-  guint16 *g = tmp, *h = tmp + n;
-  int x, b;
+      x = 0;
+#if defined(__AVX2__)
+      {
+        /* Four samples in 64-bit lanes (gcc does not gather for AVX2):
+         * their high halves are zero, so 32-bit min, max and compares
+         * serve, and _mm256_mul_epu32 multiplies the low halves. */
+        const __m256i skv = _mm256_set1_epi64x ((long long) sk);
+        const __m256i last = _mm256_set1_epi64x (range_len - 1);
+        const __m256i lenv = _mm256_set1_epi64x (range_len);
 
-  if (len < 256) {
-    const guint16 *src = row;
-    guint16 *dst = tmp;
-    int span = 1;
+        for (; x + 4 <= n; x += 4) {
+          const __m256i v = _mm256_cvtepu16_epi64 (_mm_loadl_epi64 ((const
+                      __m128i *) (s + x)));
+          const __m256i m = _mm256_cvtepu16_epi64 (_mm_loadl_epi64 ((const
+                      __m128i *) (c + x)));
+          const __m256i d = _mm256_sub_epi32 (_mm256_max_epu32 (v, m),
+              _mm256_min_epu32 (v, m));
+          const __m256i idx = _mm256_min_epu32 (d, last);
+          __m256i r = _mm256_cvtepu32_epi64 (_mm256_i64gather_epi32 (range,
+                  idx, 4));
+          __m256i *ps = (__m256i *) (su + x), *pw = (__m256i *) (ws + x);
 
-    /* src[x] = the span samples from x, for x <= n - span. */
-    while (2 * span <= len) {
-      const int m = n - 2 * span + 1;
-
-      if (max) {
-        for (x = 0; x < m; x++)
-          dst[x] = MAX (src[x], src[x + span]);
-      } else {
-        for (x = 0; x < m; x++)
-          dst[x] = MIN (src[x], src[x + span]);
+          r = _mm256_and_si256 (r, _mm256_cmpgt_epi32 (lenv, d));
+          _mm256_storeu_si256 (ps, _mm256_add_epi64 (_mm256_loadu_si256 (ps),
+                  _mm256_mul_epu32 (skv, _mm256_mul_epu32 (r, v))));
+          _mm256_storeu_si256 (pw, _mm256_add_epi64 (_mm256_loadu_si256 (pw),
+                  _mm256_mul_epu32 (skv, r)));
+        }
       }
-      src = dst;
-      dst = dst == tmp ? tmp + n : tmp;
-      span *= 2;
-    }
-    if (max) {
-      for (x = 0; x < w; x++)
-        out[x] = MAX (src[x], src[x + len - span]);
-    } else {
-      for (x = 0; x < w; x++)
-        out[x] = MIN (src[x], src[x + len - span]);
-    }
-    return;
-  }
-  for (b = 0; b < n; b += len) {
-    const int e = MIN (b + len, n);
+#endif
+      for (; x < n; x++) {
+        const int v = s[x], m = c[x], d = v > m ? v - m : m - v;
+        const guint32 r0 = (guint32) range[MIN (d, range_len - 1)];
+        const guint32 r = d < range_len ? r0 : 0;
 
-    g[b] = row[b];
-    for (x = b + 1; x < e; x++)
-      g[x] = max ? MAX (g[x - 1], row[x]) : MIN (g[x - 1], row[x]);
-    h[e - 1] = row[e - 1];
-    for (x = e - 2; x >= b; x--)
-      h[x] = max ? MAX (h[x + 1], row[x]) : MIN (h[x + 1], row[x]);
-  }
-  /* [x, x + len - 1] is the suffix of x's block and the prefix of the
-   * next one up to x + len - 1. */
-  if (max) {
-    for (x = 0; x < w; x++)
-      out[x] = MAX (h[x], g[x + len - 1]);
-  } else {
-    for (x = 0; x < w; x++)
-      out[x] = MIN (h[x], g[x + len - 1]);
+        su[x] += (gint64) (sk * (r * (guint32) v));
+        ws[x] += (gint64) (sk * r);
+      }
+    }
   }
 }
 
@@ -222,5 +318,6 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
 }
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, line, widen, narrow
+  median_any, accumulate, column, column_group, line, median8, column8,
+  column_group8, line8, bilateral1, widen, narrow
 };

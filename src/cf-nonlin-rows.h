@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 /* cudafilter engine: the fast CPU backend's nonlinear row kernels (medians
- * and min/max over rows of plain 16-bit samples), compiled once per
+ * and min/max over rows of plain 16-bit or 8-bit samples), compiled once per
  * instruction set as the convolution rows are (cf-nonlin-rows.c). */
 #ifndef CF_NONLIN_ROWS_H
 #define CF_NONLIN_ROWS_H
@@ -16,17 +16,45 @@ G_BEGIN_DECLS
  * otherwise, cf-nonlin-cpu.c). */
 #define CF_NL_ROWS_MAX_NETWORK 7
 
+/* Output rows a column_group makes together. */
+#define CF_NL_COL_GROUP 8
+
 typedef struct
 {
   /* out[x] = the median of the k x k window of rows[0 .. k) at x .. x + k
-   * - 1, k odd, 3 <= k <= CF_NL_ROWS_MAX_NETWORK. */
-  void (*median) (const guint16 * const *rows, int k, int w, guint16 * out);
+   * - 1, k odd, 3 <= k <= CF_NL_ROWS_MAX_NETWORK; bytes: every sample is
+   * below 256. */
+  void (*median) (const guint16 * const *rows, int k, int w, int bytes,
+      guint16 * out);
   /* acc[x] = min (max) of acc[x] and r[x]. */
   void (*accumulate) (guint16 * acc, const guint16 * r, int w, int max);
+  /* out[x] = min (max) of rows[0 .. n)[x], n >= 1. */
+  void (*column) (const guint16 * const *rows, int n, int w, int max,
+      guint16 * out);
+  /* outs[t][x] = min (max) of rows[t .. t + kh)[x], t = 0 ..
+   * CF_NL_COL_GROUP - 1, kh >= CF_NL_COL_GROUP; tmp holds w samples. */
+  void (*column_group) (const guint16 * const *rows, int kh, int w, int max,
+      guint16 * tmp, guint16 * const *outs);
   /* out[x] = min (max) of row[x .. x + len - 1]; tmp holds 2 (w + len - 1)
    * samples. */
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
+  /* median, column and line over 8-bit rows into 8-bit samples (median
+   * for k 3 and 5). */
+  void (*median8) (const guint8 * const *rows, int k, int w, guint8 * out);
+  void (*column8) (const guint8 * const *rows, int n, int w, int max,
+      guint8 * out);
+  void (*column_group8) (const guint8 * const *rows, int kh, int w, int max,
+      guint8 * tmp, guint8 * const *outs);
+  void (*line8) (const guint8 * row, int len, int w, int max, guint8 * tmp,
+      guint8 * out);
+  /* The bilateral's sum[x] (of w * sample) and wsum[x] (of w) over the
+   * n_offsets offsets (dx, dy) from rows[ay][x + ax], w = space[k] *
+   * range[|sample - centre|] (0 from range_len on): for one colour, where
+   * every range weight times every sample is below 2^32. */
+  void (*bilateral1) (const guint16 * const *rows, int ay, int ax,
+      const int *space, const int *dx, const int *dy, int n_offsets,
+      const int *range, int range_len, int w, gint64 * sum, gint64 * wsum);
   /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
   void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
   /* The plain `bytes`-byte sample at d + x * ps = v[x]. */

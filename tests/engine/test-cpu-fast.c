@@ -321,6 +321,18 @@ static const NonlinCase nonlin_cases[] = {
   {"erode-cross-it2", CF_FILTER_ERODE, 3, CF_SHAPE_CROSS, 2},
   {"dilate-rect-5-it2", CF_FILTER_DILATE, 5, CF_SHAPE_RECT, 2},
   {"dilate-rect-4x1", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 3, "1 1 1 1"},
+  /* rectangles as a row pass fused into the column pass: lines of 2 and
+   * 3 in one step, columns of 2, 3, 4 and 6 */
+  {"erode-rect-3", CF_FILTER_ERODE, 3, CF_SHAPE_RECT, 1},
+  {"dilate-rect-2x2", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 1, "1 1; 1 1"},
+  {"erode-rect-3x4", CF_FILTER_ERODE, 0, CF_SHAPE_RECT, 1,
+      "1 1 1; 1 1 1; 1 1 1; 1 1 1"},
+  {"dilate-rect-2x6", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 1,
+      "1 1; 1 1; 1 1; 1 1; 1 1; 1 1"},
+  /* a column pass alone: of 3, and of 9 in groups of 8 output rows */
+  {"erode-col-3", CF_FILTER_ERODE, 0, CF_SHAPE_RECT, 1, "1; 1; 1"},
+  {"dilate-col-5-it2", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 2,
+      "1; 1; 1; 1; 1"},
   {"open-ellipse-5", CF_FILTER_OPEN, 5, CF_SHAPE_ELLIPSE, 1},
   {"close-rect-3", CF_FILTER_CLOSE, 3, CF_SHAPE_RECT, 1},
   {"gradient-rect-3", CF_FILTER_GRADIENT, 3, CF_SHAPE_RECT, 1},
