@@ -461,15 +461,17 @@ typedef struct
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
-  guint16 *wide, *wide_tmp;     /* a fused row pass's (RowFirst) */
 } Carved;
 
+/* Carves the scratch, and a fused row pass's rows (rf->wide, rf->tmp)
+ * where there is one (rf not NULL). */
 static void
 carve (PartScratch * ps, const Window * win, int w, int n_images,
-    int row_kw, Carved * c)
+    RowFirst * rf, Carved * c)
 {
+  const int row_kw = rf ? rf->win.kw : 1;
   gsize pitch = (gsize) w + win->kw - 1;
-  gsize wide = align64 (((gsize) w + MAX (row_kw, 1) - 1) * sizeof (guint16));
+  gsize wide = align64 (((gsize) w + row_kw - 1) * sizeof (guint16));
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
@@ -511,8 +513,22 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
   p += align64 (256 * sizeof (guint32));
   c->gather = (guint16 *) p;
   p += align64 ((gsize) win->kw * win->kh * sizeof (guint16));
-  c->wide = (guint16 *) p;
-  c->wide_tmp = (guint16 *) (p + wide);
+  if (rf != NULL) {
+    rf->wide = (guint16 *) p;
+    rf->tmp = (guint16 *) (p + wide);
+  }
+}
+
+/* The row pass fused into the current pass (self->row_pass), in rf; NULL
+ * when there is none. */
+static RowFirst *
+row_first (const CfNonlinCpu * self, RowFirst * rf)
+{
+  if (self->row_pass == NULL)
+    return NULL;
+  rf->pass = self->row_pass;
+  rf->win = window_of (&self->spec->nl, self->row_pass);
+  return rf;
 }
 
 static void
@@ -602,7 +618,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   const Window win = window_of (&spec->nl, p);
   const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
   const guint8 *rows[CF_MAX_TAPS + 1];
-  RowFirst rf_, *rf = NULL;
+  RowFirst rf_, *rf;
   Window rw = win;
   CfNlImage im;
   Carved cv;
@@ -610,22 +626,14 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   int y, j;
 
   image_of (self, c, CF_NL_FRAME, &im);
-  if (self->row_pass != NULL) {
-    rf_.pass = self->row_pass;
-    rf_.win = window_of (&spec->nl, self->row_pass);
-    rf = &rf_;
-  }
+  rf = row_first (self, &rf_);
   /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
    * a ring of the rows they read together. */
   group = win.kh >= CF_NL_COL_GROUP
       && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
   if (group)
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-  carve (ps, &rw, ch->width, 1, rf ? rf->win.kw : 0, &cv);
-  if (rf != NULL) {
-    rf->wide = cv.wide;
-    rf->tmp = cv.wide_tmp;
-  }
+  carve (ps, &rw, ch->width, 1, rf, &cv);
   if (group) {
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
@@ -698,7 +706,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &group[n++]);
     }
-    carve (ps, &win, w, 0, 0, &cv);
+    carve (ps, &win, w, 0, NULL, &cv);
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
         cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
@@ -715,11 +723,8 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
     }
-  } else if (self->row_pass != NULL) {
+  } else if ((rf = row_first (self, &rf_)) != NULL) {
     image_of (self, c, self->row_pass->src, &ims[0]);
-    rf_.pass = self->row_pass;
-    rf_.win = window_of (&spec->nl, self->row_pass);
-    rf = &rf_;
   } else {
     image_of (self, c, p->src, &ims[0]);
   }
@@ -733,11 +738,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     Window rw = win;
 
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-    carve (ps, &rw, w, 1, rf ? rf->win.kw : 0, &cv);
-    if (rf != NULL) {
-      rf->wide = cv.wide;
-      rf->tmp = cv.wide_tmp;
-    }
+    carve (ps, &rw, w, 1, rf, &cv);
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
       int t;
@@ -763,11 +764,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     }
     return;
   }
-  carve (ps, &win, w, n_images, rf ? rf->win.kw : 0, &cv);
-  if (rf != NULL) {
-    rf->wide = cv.wide;
-    rf->tmp = cv.wide_tmp;
-  }
+  carve (ps, &win, w, n_images, rf, &cv);
 
   for (y = y0; y < y1; y++) {
     if (win.kh > CF_MAX_TAPS + 1) {
