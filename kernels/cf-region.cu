@@ -24,9 +24,8 @@ at (unsigned char *base, long long stride, const CfChannel & ch, int x, int y)
 }
 
 /* x, y: a sample position; each thread takes that sample of every channel
- * job, so a warp's loads and stores of one pixel's channels fall in the
- * same lines (a grid per channel read each line once per channel: four
- * times the copy's traffic for RGBA).  The regions in each channel's
+ * job (whole pixels where the launcher could merge a plane's channels), so
+ * a warp's loads and stores are contiguous.  The regions in each channel's
  * samples are worked out once a block: the divisions by the subsampling,
  * per sample, cost more than the copy. */
 __global__ void
@@ -62,18 +61,27 @@ composite_kernel (const __grid_constant__ CfDeviceFrame f,
     }
     if (covered == (a.inside != 0))
       continue;
-    /* Whole words: channels that share one (RGB10A2) share their regions,
-     * so every channel of that word stores the same bytes. */
+    /* A job's word is a sample or a whole pixel (the launcher's copy
+     * jobs), in one access where it is aligned. */
     const unsigned char *s = at ((unsigned char *) f.src[ch.plane],
         f.src_stride[ch.plane], ch, x, y);
     unsigned char *d = at (f.dst[ch.plane], f.dst_stride[ch.plane], ch, x,
         y);
-    if (ch.word_bytes == 1)
+    const int wb = ch.word_bytes;
+    const unsigned long long mis = ((unsigned long long) s |
+        (unsigned long long) d) & (unsigned long long) (wb - 1);
+
+    if (wb == 1)
       d[0] = s[0];
-    else if (ch.word_bytes == 2)
+    else if (wb == 2 && mis == 0)
       *(unsigned short *) d = *(const unsigned short *) s;
-    else
+    else if (wb == 4 && mis == 0)
       *(unsigned int *) d = *(const unsigned int *) s;
+    else if (wb == 8 && mis == 0)
+      *(unsigned long long *) d = *(const unsigned long long *) s;
+    else
+      for (int b = 0; b < wb; b++)
+        d[b] = s[b];
   }
 }
 

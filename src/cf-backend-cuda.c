@@ -477,6 +477,31 @@ frame_size (const CfLayout * layout, const CfRegions * regions, int *w,
   }
 }
 
+/* Launches the composite of `df` (whose channels are `jobs_of`'s) over
+ * the copy jobs of `jobs_of` (cf_layout_copy_jobs ()): whole pixels where
+ * every byte of a plane's pixel belongs to channels with the same samples,
+ * so one thread moves a pixel rather than a byte of each channel.  Each
+ * job's subsampling comes from the channel of the same index in
+ * `frame_layout`, against the frame's size (fw x fh; 0: none). */
+static gboolean
+launch_composite (CfCudaSlot * self, const CfLayout * jobs_of,
+    const CfLayout * frame_layout, int fw, int fh, const CfDeviceFrame * df,
+    CfRegionArgs * args, GError ** error)
+{
+  CfDeviceFrame jobs = *df;
+  int from[CF_MAX_CHANNELS];
+
+  jobs.n_channels = cf_layout_copy_jobs (jobs_of, jobs.channels, from);
+  for (int j = 0; j < jobs.n_channels; j++) {
+    const CfChannel *ch = &frame_layout->channels[from[j]];
+
+    args->sx[j] = fw > 0 ? cf_regions_subsampling (fw, ch->width) : 1;
+    args->sy[j] = fh > 0 ? cf_regions_subsampling (fh, ch->height) : 1;
+  }
+  return cf_cuda_check (cf_launch_region_composite (&jobs, args,
+          self->stream), "cf_launch_region_composite", error);
+}
+
 /* Puts the input back where the regions leave the frame unfiltered (all
  * of it for NULL regions), as cf_regions_composite () does. */
 static gboolean
@@ -487,22 +512,13 @@ composite (CfCudaSlot * self, const CfLayout * layout,
 
   memset (&args, 0, sizeof (args));
   args.inside = 1;
-  for (int c = 0; c < layout->n_channels; c++)
-    args.sx[c] = args.sy[c] = 1;
   if (regions == NULL)
-    return cf_cuda_check (cf_launch_region_composite (df, &args,
-            self->stream), "cf_launch_region_composite", error);
+    return launch_composite (self, layout, layout, 0, 0, df, &args, error);
   args.n_rects = MIN (regions->n_rects, CF_MAX_RECTS);
   args.inside = regions->mode == CF_REGION_INSIDE;
   memcpy (args.rects, regions->rects, sizeof (CfRect) * args.n_rects);
-  for (int c = 0; c < layout->n_channels; c++) {
-    args.sx[c] = cf_regions_subsampling (regions->frame_width,
-        layout->channels[c].width);
-    args.sy[c] = cf_regions_subsampling (regions->frame_height,
-        layout->channels[c].height);
-  }
-  return cf_cuda_check (cf_launch_region_composite (df, &args, self->stream),
-      "cf_launch_region_composite", error);
+  return launch_composite (self, layout, layout, regions->frame_width,
+      regions->frame_height, df, &args, error);
 }
 
 /* Pixelate: inside regions the input first, then each region's blocks
@@ -890,12 +906,7 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     args.rects[0].y = t->inner.y - t->outer.y;
     args.rects[0].w = t->inner.w;
     args.rects[0].h = t->inner.h;
-    for (int c = 0; c < layout->n_channels; c++) {
-      args.sx[c] = cf_regions_subsampling (fw, layout->channels[c].width);
-      args.sy[c] = cf_regions_subsampling (fh, layout->channels[c].height);
-    }
-    if (!cf_cuda_check (cf_launch_region_composite (&df, &args,
-                self->stream), "cf_launch_region_composite (a region)",
+    if (!launch_composite (self, &t->layout, layout, fw, fh, &df, &args,
             error))
       return FALSE;
   }
