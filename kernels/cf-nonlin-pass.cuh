@@ -99,4 +99,12 @@ cudaError_t cf_nl_window_run (const CfNlPassArgs & a, int n_channels,
 cudaError_t cf_nl_line_run (const CfNlPassArgs & a, int n_channels,
     int max_w, int max_h, cudaStream_t stream);
 
+/* A whole program of one 3x3 median, or a min/max window within 3x3 (a
+ * rectangle's row and column passes, or either alone), from the frame to
+ * the output on whole rows of 8- or 16-bit samples, every channel of a
+ * plane in one lane-wise operation (cf-nonlin-bytes.cu).
+ * cudaErrorNotSupported for any other program or layout. */
+cudaError_t cf_nl_bytes_run (const CfDeviceFrame * frame,
+    const CfKernelParams * kp, const CfNonlin * nl, cudaStream_t stream);
+
 #endif /* CF_NONLIN_PASS_CUH */

@@ -4,7 +4,9 @@
  */
 /* cudafilter: the nonlinear operations' launcher: one launch a pass of
  * the spec's program (CfNonlin), every channel job of the frame in it
- * (blockIdx.z).  Medians, structuring elements and rectangles' rows and
+ * (blockIdx.z).  A 3x3 median or min/max on 8- or 16-bit planes runs
+ * whole in one launch on whole rows (cf-nonlin-bytes.cu).  Medians,
+ * structuring elements and rectangles' rows and
  * columns run on shared-memory tiles (cf-nonlin-window.cu,
  * cf-nonlin-line.cu); the rest, and what those tiles don't take, runs
  * here one thread an output sample with kernels/cf-nonlin.h, which the
@@ -122,6 +124,14 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
   }
   if (max_w <= 0 || max_h <= 0)
     return cudaSuccess;
+
+  /* The smallest windows on 8- and 16-bit planes: all passes in one. */
+  {
+    const cudaError_t err = cf_nl_bytes_run (frame, kp, nl, stream);
+
+    if (err != cudaErrorNotSupported)
+      return err;
+  }
 
   CfNlPassArgs pa;
 

@@ -316,6 +316,9 @@ static const FilterCase filter_cases[] = {
   {F ("median-9", CF_FILTER_MEDIAN),.kernel_size = 9},
   {F ("median-63", CF_FILTER_MEDIAN),.kernel_size = 63},
   {F ("erode-rect-3", CF_FILTER_ERODE)},
+  /* a rectangle's row or column pass alone (the whole-row 3x3 kernel) */
+  {F ("dilate-kernel-1x3", CF_FILTER_DILATE),.kernel = "1 1 1"},
+  {F ("erode-kernel-2x1", CF_FILTER_ERODE),.kernel = "1; 1"},
   /* lines of 8 or more (the shared part, prefixes and suffixes), of the
    * tile's longest (257), and past it (the per-sample kernel) */
   {F ("dilate-rect-8", CF_FILTER_DILATE),.kernel_size = 8},

@@ -1,0 +1,492 @@
+/* cudafilter
+ * Copyright (C) 2026 The cudafilter authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+/* cudafilter: 3x3 medians and min/max windows on whole rows of bytes (or
+ * 16-bit words), every channel of a plane at once.  A plane whose pixels
+ * are 1, 2 or 4 samples of one byte (GRAY8, I420's planes, NV12's UV,
+ * RGBA; or 2-byte samples: GRAY16, P016's UV) is a row of samples whose
+ * horizontal neighbour lies `pixel_stride` bytes away, so one lane-wise
+ * operation filters every channel of the plane; the channels a plane
+ * copies or fills are put back by byte masks at the store.
+ *
+ * Each thread takes 4 bytes (8 for 2-byte samples) on WB_ROWS rows: two
+ * words of 16-bit lanes, which Hopper's min/max take in one instruction
+ * (__vminu2).  The median of 3x3 is the median of (the max of the
+ * columns' minima, the median of their medians, the min of their maxima):
+ * the columns are sorted once in the lanes they were loaded in and then
+ * shifted to each output's neighbours, so a column serves three outputs.
+ * Exact at any depth (min/max exchanges only). */
+#include <stdint.h>
+#include <string.h>
+#include "cf-nonlin-pass.cuh"
+
+/* Outputs of a block: 32 threads x 4 bytes wide, 8 x WB_ROWS rows. */
+#define WB_ROWS 8
+#define WB_TX 32
+#define WB_TY 8
+
+namespace
+{
+
+struct CfNlBytePlane
+{
+  const unsigned char *src;
+  unsigned char *dst;
+  long long src_stride, dst_stride;
+  int width, height;            /* in pixels */
+  int pixel_stride;             /* bytes */
+  int row_bytes;                /* width * pixel_stride */
+  unsigned keep, copy, fill;    /* byte masks of a word: filtered, copied,
+                                 * and the filled lanes' bytes */
+};
+
+struct CfNlByteArgs
+{
+  CfNlBytePlane planes[CF_MAX_PLANES];
+  int op;                       /* 0 median, 1 min, 2 max */
+  int mask;                     /* bit (dy + 1) * 3 + dx + 1 of the window */
+  int rect;                     /* mask = rows x columns: columns first */
+  int border, border_value;
+};
+
+__device__ __forceinline__ unsigned
+lane_min (unsigned a, unsigned b)
+{
+  return __vminu2 (a, b);
+}
+
+__device__ __forceinline__ unsigned
+lane_max (unsigned a, unsigned b)
+{
+  return __vmaxu2 (a, b);
+}
+
+#define WB_SORT2(a, b) \
+  { const unsigned t_ = lane_min (a, b); b = lane_max (a, b); a = t_; }
+
+__device__ __forceinline__ unsigned
+med3 (unsigned a, unsigned b, unsigned c)
+{
+  return lane_max (lane_min (a, b), lane_min (lane_max (a, b), c));
+}
+
+__device__ __forceinline__ unsigned
+minmax (bool max, unsigned a, unsigned b)
+{
+  return max ? lane_max (a, b) : lane_min (a, b);
+}
+
+/* The lane columns a thread reads: its own two lane words at [HALO] and
+ * [HALO + 1] and HALO more on each side.  A neighbour lies SL = P / LB
+ * lanes away: half a lane word (funnelled from two) when SL is 1, SL / 2
+ * lane words otherwise. */
+template < int LB, int P > struct Lanes
+{
+  static constexpr int SL = P / LB;
+  static constexpr int HALO = SL == 1 ? 1 : SL / 2;
+  static constexpr int N = 2 + 2 * HALO;
+};
+
+/* Column `o` (own lane word 0 or 1) moved by d pixels (-1, 0, 1). */
+template < int LB, int P > __device__ __forceinline__ unsigned
+lane_at (const unsigned (&u)[Lanes < LB, P >::N], int o, int d)
+{
+  constexpr int H = Lanes < LB, P >::HALO, SL = Lanes < LB, P >::SL;
+
+  if (d == 0)
+    return u[H + o];
+  if (SL == 1)
+    return d < 0 ? __byte_perm (u[H + o - 1], u[H + o], 0x5432) :
+        __byte_perm (u[H + o], u[H + o + 1], 0x5432);
+  return u[H + o + d * (SL / 2)];
+}
+
+/* Row of the tile from the thread's first word at t[1] as lane words: LB
+ * 1 unpacks 4 bytes into two words of 16-bit lanes, LB 2 takes the words
+ * as they are. */
+template < int LB, int P > __device__ __forceinline__ void
+unpack_row (const unsigned *t, unsigned (&u)[Lanes < LB, P >::N])
+{
+  constexpr int H = Lanes < LB, P >::HALO, N = Lanes < LB, P >::N;
+
+#pragma unroll
+  for (int i = 0; i < N; i++) {
+    const int li = i - H;
+
+    if (LB == 1)
+      /* bytes 2 li and 2 li + 1 of the thread's span */
+      u[i] = __byte_perm (t[(li >> 1) + 1], 0, (li & 1) ? 0x4342 : 0x4140);
+    else
+      u[i] = t[li + 1];
+  }
+}
+
+/* Both own lane words' outputs of the window over rows u0, u1, u2. */
+template < int LB, int P > __device__ __forceinline__ void
+window (const unsigned (&u0)[Lanes < LB, P >::N],
+    const unsigned (&u1)[Lanes < LB, P >::N],
+    const unsigned (&u2)[Lanes < LB, P >::N], int op, int mask, int rect,
+    unsigned (&v)[2])
+{
+  constexpr int N = Lanes < LB, P >::N;
+
+  if (op == 0) {
+    unsigned lo[N], mi[N], hi[N];
+
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      unsigned a = u0[i], b = u1[i], c = u2[i];
+
+      WB_SORT2 (a, b);
+      WB_SORT2 (b, c);
+      WB_SORT2 (a, b);
+      lo[i] = a;
+      mi[i] = b;
+      hi[i] = c;
+    }
+#pragma unroll
+    for (int o = 0; o < 2; o++) {
+      const unsigned a = lane_max (lane_max (lane_at < LB, P > (lo, o, -1),
+              lane_at < LB, P > (lo, o, 0)), lane_at < LB, P > (lo, o, 1));
+      const unsigned b = med3 (lane_at < LB, P > (mi, o, -1),
+          lane_at < LB, P > (mi, o, 0), lane_at < LB, P > (mi, o, 1));
+      const unsigned c = lane_min (lane_min (lane_at < LB, P > (hi, o, -1),
+              lane_at < LB, P > (hi, o, 0)), lane_at < LB, P > (hi, o, 1));
+      v[o] = med3 (a, b, c);
+    }
+    return;
+  }
+
+  const bool max = op == 2;
+  const unsigned none = max ? 0u : 0xFFFFFFFFu;
+
+  if (rect) {
+    /* the rows' min/max first, then the columns' */
+    unsigned col[N];
+
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      unsigned c = none;
+
+      if (mask & 0007)
+        c = minmax (max, c, u0[i]);
+      if (mask & 0070)
+        c = minmax (max, c, u1[i]);
+      if (mask & 0700)
+        c = minmax (max, c, u2[i]);
+      col[i] = c;
+    }
+#pragma unroll
+    for (int o = 0; o < 2; o++) {
+      unsigned w = none;
+
+#pragma unroll
+      for (int d = -1; d <= 1; d++)
+        if (mask & (0111 << (d + 1)))
+          w = minmax (max, w, lane_at < LB, P > (col, o, d));
+      v[o] = w;
+    }
+    return;
+  }
+#pragma unroll
+  for (int o = 0; o < 2; o++) {
+    unsigned w = none;
+
+#pragma unroll
+    for (int d = -1; d <= 1; d++) {
+      if (mask & (1 << (d + 1)))
+        w = minmax (max, w, lane_at < LB, P > (u0, o, d));
+      if (mask & (1 << (3 + d + 1)))
+        w = minmax (max, w, lane_at < LB, P > (u1, o, d));
+      if (mask & (1 << (6 + d + 1)))
+        w = minmax (max, w, lane_at < LB, P > (u2, o, d));
+    }
+    v[o] = w;
+  }
+}
+
+/* The tile's word tx, ty (from -1, -1 of the block's): the frame's bytes,
+ * the border applied byte by byte where the tile leaves the plane. */
+__device__ __forceinline__ unsigned
+tile_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, long long wx,
+    int y, int lane_bytes)
+{
+  const long long x0 = wx * 4;
+
+  if (x0 >= 0 && x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height)
+    return *(const unsigned *) (pl.src + y * pl.src_stride + x0);
+
+  const int by = cf_border_index (y, pl.height, a.border);
+  unsigned w = 0;
+
+  for (int b = 0; b < 4; b++) {
+    const long long x = x0 + b;
+    /* the pixel and its byte, rounding down for negative x */
+    const long long px = x >= 0 ? x / pl.pixel_stride :
+        -((-x + pl.pixel_stride - 1) / pl.pixel_stride);
+    const int byte = (int) (x - px * pl.pixel_stride);
+    const int bx = px > 0x7fffffff ? -1 :
+        cf_border_index ((int) px, pl.width, a.border);
+    unsigned v;
+
+    if (bx < 0 || by < 0) {
+      /* the border value's byte of its sample word */
+      const int in_sample = lane_bytes == 2 ? (byte & 1) : 0;
+      v = ((unsigned) a.border_value >> (8 * in_sample)) & 0xFF;
+    } else {
+      v = pl.src[by * pl.src_stride + (long long) bx * pl.pixel_stride +
+          byte];
+    }
+    w |= v << (8 * b);
+  }
+  return w;
+}
+
+template < int LB, int P > __global__ static void
+__launch_bounds__ (WB_TX * WB_TY)
+nl_bytes (const __grid_constant__ CfNlByteArgs a)
+{
+  /* a thread's words (4 bytes each); the tile has one word of halo on
+   * each side, which holds every neighbour up to 4 bytes away */
+  constexpr int TW = LB == 1 ? 1 : 2;
+  constexpr int TILE_W = WB_TX * TW + 2;
+  constexpr int TILE_H = WB_TY * WB_ROWS + 2;
+  constexpr int N = Lanes < LB, P >::N;
+  __shared__ unsigned tile[TILE_H][TILE_W];
+  const CfNlBytePlane & pl = a.planes[blockIdx.z];
+  const long long wx0 = (long long) blockIdx.x * WB_TX * TW;
+  const int y0 = blockIdx.y * WB_TY * WB_ROWS;
+
+  if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
+    return;
+  for (int ty = threadIdx.y; ty < TILE_H; ty += WB_TY)
+    for (int tx = threadIdx.x; tx < TILE_W; tx += WB_TX)
+      tile[ty][tx] = tile_word (pl, a, wx0 - 1 + tx, y0 - 1 + ty, LB);
+  __syncthreads ();
+
+  const int lx = threadIdx.x * TW;      /* the thread's first word */
+  const long long bx = (wx0 + lx) * 4;  /* and its first byte */
+  const int ly = threadIdx.y * WB_ROWS;
+  unsigned u0[N], u1[N], u2[N];
+
+  if (bx >= pl.row_bytes)
+    return;
+  unpack_row < LB, P > (&tile[ly][lx], u0);
+  unpack_row < LB, P > (&tile[ly + 1][lx], u1);
+#pragma unroll 1
+  for (int r = 0; r < WB_ROWS; r++) {
+    const int y = y0 + ly + r;
+
+    if (y >= pl.height)
+      break;
+    unpack_row < LB, P > (&tile[ly + r + 2][lx], u2);
+
+    unsigned v[2], out[TW];
+
+    window < LB, P > (u0, u1, u2, a.op, a.mask, a.rect, v);
+    if (LB == 1) {
+      out[0] = __byte_perm (v[0], v[1], 0x6420);
+    } else {
+      out[0] = v[0];
+      out[TW - 1] = v[1];
+    }
+#pragma unroll
+    for (int k = 0; k < TW; k++) {
+      const unsigned in = tile[ly + r + 1][lx + 1 + k];
+      const unsigned w = (out[k] & pl.keep) | (in & pl.copy) | pl.fill;
+      const long long x = bx + 4 * k;
+      unsigned char *d = pl.dst + y * pl.dst_stride + x;
+
+      if (x + 4 <= pl.row_bytes)
+        *(unsigned *) d = w;
+      else
+        for (int b = 0; x + b < pl.row_bytes; b++)
+          d[b] = (unsigned char) (w >> (8 * b));
+    }
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      u0[i] = u1[i];
+      u1[i] = u2[i];
+    }
+  }
+}
+
+/* The window's mask and whether it is rows x columns, from the pass(es);
+ * FALSE when a pass reaches further than one pixel. */
+bool
+line_bits (int len, int anchor, int *bits)
+{
+  *bits = 0;
+  for (int i = 0; i < len; i++) {
+    const int d = i - anchor;
+
+    if (d < -1 || d > 1)
+      return false;
+    *bits |= 1 << (d + 1);
+  }
+  return true;
+}
+
+/* Builds the planes from the frame's channel jobs: FALSE when a plane's
+ * channels are not the whole of its pixels' bytes in one sample size. */
+bool
+make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
+    int *lane_bytes, int *pixel_stride)
+{
+  int used = 0, lb = 0, ps = 0;
+
+  for (int c = 0; c < frame->n_channels; c++) {
+    const CfChannel & ch = frame->channels[c];
+
+    if (ch.plane < 0 || ch.plane >= CF_MAX_PLANES || ch.shared_word ||
+        ch.shift != 0 || ch.depth != 8 * ch.word_bytes || ch.word_bytes > 2)
+      return false;
+    if (lb != 0 && (ch.word_bytes != lb || ch.pixel_stride != ps))
+      return false;
+    lb = ch.word_bytes;
+    ps = ch.pixel_stride;
+  }
+  if (lb == 0 || !(ps == lb || ps == 2 * lb || (lb == 1 && ps == 4)))
+    return false;
+
+  for (int c = 0; c < frame->n_channels; c++)
+    used |= 1 << frame->channels[c].plane;
+  *n_planes = 0;
+  for (int p = 0; p < CF_MAX_PLANES; p++) {
+    CfNlBytePlane & pl = a->planes[*n_planes];
+    int owned = 0, w = -1, h = -1;
+
+    if (!(used & (1 << p)))
+      continue;
+    pl.src = frame->src[p];
+    pl.dst = frame->dst[p];
+    pl.src_stride = frame->src_stride[p];
+    pl.dst_stride = frame->dst_stride[p];
+    pl.keep = pl.copy = pl.fill = 0;
+    if (((uintptr_t) pl.src | (uintptr_t) pl.dst | pl.src_stride |
+            pl.dst_stride) & 3 || pl.src == pl.dst)
+      return false;
+    for (int c = 0; c < frame->n_channels; c++) {
+      const CfChannel & ch = frame->channels[c];
+
+      if (ch.plane != p)
+        continue;
+      if ((w >= 0 && (ch.width != w || ch.height != h)) ||
+          ch.offset % lb != 0 || ch.offset >= ps ||
+          (owned & (1 << ch.offset)))
+        return false;
+      w = ch.width;
+      h = ch.height;
+      owned |= 1 << ch.offset;
+      /* the channel's bytes in each pixel of a word */
+      for (int b = 0; b < 4; b++) {
+        const int in_pixel = b % ps;
+
+        if (in_pixel < ch.offset || in_pixel >= ch.offset + lb)
+          continue;
+        const unsigned byte = 0xFFu << (8 * b);
+        if (ch.mode == CF_CHANNEL_FILTER)
+          pl.keep |= byte;
+        else if (ch.mode == CF_CHANNEL_COPY)
+          pl.copy |= byte;
+        else
+          pl.fill |= (((unsigned) ch.fill_value >> (8 * (in_pixel -
+                          ch.offset))) & 0xFF) << (8 * b);
+      }
+    }
+    /* every sample of the pixel is a channel's */
+    for (int o = 0; o < ps; o += lb)
+      if (!(owned & (1 << o)))
+        return false;
+    pl.width = w;
+    pl.height = h;
+    pl.pixel_stride = ps;
+    pl.row_bytes = w * ps;
+    if (w > 0 && h > 0)
+      (*n_planes)++;
+  }
+  *lane_bytes = lb;
+  *pixel_stride = ps;
+  return true;
+}
+
+}                               /* namespace */
+
+cudaError_t
+cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
+    const CfNonlin * nl, cudaStream_t stream)
+{
+  CfNlByteArgs a;
+  const CfNlPass *p = nl->passes;
+  int n_planes = 0, lb = 0, ps = 0, max_bytes = 0, max_h = 0;
+
+  memset (&a, 0, sizeof (a));
+  a.border = kp->border;
+  a.border_value = kp->border_value;
+  if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME && p[0].dst == CF_NL_OUT
+      && p[0].step == CF_NL_MEDIAN && p[0].len == 3
+      && nl->rank == 4) {
+    a.op = 0;
+  } else if (nl->n_passes == 2 && p[0].src == CF_NL_FRAME
+      && p[1].src == p[0].dst && p[1].dst == CF_NL_OUT
+      && ((p[0].step == CF_NL_MIN_ROW && p[1].step == CF_NL_MIN_COL)
+          || (p[0].step == CF_NL_MAX_ROW && p[1].step == CF_NL_MAX_COL))) {
+    int rows, cols;
+
+    if (!line_bits (p[0].len, p[0].anchor, &cols) ||
+        !line_bits (p[1].len, p[1].anchor, &rows))
+      return cudaErrorNotSupported;
+    a.op = p[0].step == CF_NL_MIN_ROW ? 1 : 2;
+    a.rect = 1;
+    for (int j = 0; j < 3; j++)
+      if (rows & (1 << j))
+        a.mask |= cols << (3 * j);
+  } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
+      && p[0].dst == CF_NL_OUT && p[0].step >= CF_NL_MIN_ROW
+      && p[0].step <= CF_NL_MAX_COL) {
+    int bits;
+    const int along_x = p[0].step <= CF_NL_MAX_ROW;
+
+    if (!line_bits (p[0].len, p[0].anchor, &bits))
+      return cudaErrorNotSupported;
+    a.op = (p[0].step == CF_NL_MIN_ROW || p[0].step == CF_NL_MIN_COL) ?
+        1 : 2;
+    a.rect = 1;
+    if (along_x)
+      a.mask = bits << 3;
+    else
+      for (int j = 0; j < 3; j++)
+        if (bits & (1 << j))
+          a.mask |= 2 << (3 * j);
+  } else {
+    /* structuring elements: the launcher has no host copy of the table */
+    return cudaErrorNotSupported;
+  }
+
+  if (!make_planes (frame, &a, &n_planes, &lb, &ps) || n_planes == 0)
+    return cudaErrorNotSupported;
+  for (int i = 0; i < n_planes; i++) {
+    max_bytes = max (max_bytes, a.planes[i].row_bytes);
+    max_h = max (max_h, a.planes[i].height);
+  }
+
+  const int span = WB_TX * 4 * (lb == 1 ? 1 : 2);
+  dim3 block (WB_TX, WB_TY);
+  dim3 grid ((max_bytes + span - 1) / span,
+      (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n_planes);
+
+  if (lb == 1 && ps == 1)
+    nl_bytes < 1, 1 > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 2)
+    nl_bytes < 1, 2 > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 4)
+    nl_bytes < 1, 4 > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 2)
+    nl_bytes < 2, 2 > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 4)
+    nl_bytes < 2, 4 > <<<grid, block, 0, stream >>> (a);
+  else
+    return cudaErrorNotSupported;
+  return cudaGetLastError ();
+}
