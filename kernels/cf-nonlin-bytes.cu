@@ -206,28 +206,23 @@ window (const unsigned (&u0)[Lanes < LB, P >::N],
   }
 }
 
-/* The tile's word tx, ty (from -1, -1 of the block's): the frame's bytes,
- * the border applied byte by byte where the tile leaves the plane. */
-__device__ __forceinline__ unsigned
-tile_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, long long wx,
-    int y, int lane_bytes)
+/* The tile word whose first byte is x0 in row y, where it leaves the
+ * plane: byte by byte through the border (pixel strides are 1, 2 or 4
+ * bytes: lg_ps their log2). */
+__device__ __noinline__ unsigned
+edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
+    int lane_bytes)
 {
-  const long long x0 = wx * 4;
-
-  if (x0 >= 0 && x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height)
-    return *(const unsigned *) (pl.src + y * pl.src_stride + x0);
-
+  const int lg_ps = pl.pixel_stride == 4 ? 2 : pl.pixel_stride - 1;
   const int by = cf_border_index (y, pl.height, a.border);
   unsigned w = 0;
 
+#pragma unroll
   for (int b = 0; b < 4; b++) {
-    const long long x = x0 + b;
-    /* the pixel and its byte, rounding down for negative x */
-    const long long px = x >= 0 ? x / pl.pixel_stride :
-        -((-x + pl.pixel_stride - 1) / pl.pixel_stride);
-    const int byte = (int) (x - px * pl.pixel_stride);
-    const int bx = px > 0x7fffffff ? -1 :
-        cf_border_index ((int) px, pl.width, a.border);
+    const int x = x0 + b;
+    const int px = x >> lg_ps;          /* rounds down below 0 too */
+    const int byte = x & (pl.pixel_stride - 1);
+    const int bx = cf_border_index (px, pl.width, a.border);
     unsigned v;
 
     if (bx < 0 || by < 0) {
@@ -235,8 +230,8 @@ tile_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, long long wx,
       const int in_sample = lane_bytes == 2 ? (byte & 1) : 0;
       v = ((unsigned) a.border_value >> (8 * in_sample)) & 0xFF;
     } else {
-      v = pl.src[by * pl.src_stride + (long long) bx * pl.pixel_stride +
-          byte];
+      v = __ldg (pl.src + by * pl.src_stride +
+          ((long long) bx << lg_ps) + byte);
     }
     w |= v << (8 * b);
   }
@@ -260,9 +255,42 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
 
   if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
     return;
-  for (int ty = threadIdx.y; ty < TILE_H; ty += WB_TY)
-    for (int tx = threadIdx.x; tx < TILE_W; tx += WB_TX)
-      tile[ty][tx] = tile_word (pl, a, wx0 - 1 + tx, y0 - 1 + ty, LB);
+  {
+    /* Every load of the thread issued before any waits (a loop that
+     * stores each word before the next load pays a memory latency a
+     * word); the words past the plane's edges then again, through the
+     * border. */
+    constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
+    constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
+    unsigned r[NY][NX];
+
+#pragma unroll
+    for (int k = 0; k < NY; k++)
+#pragma unroll
+      for (int m = 0; m < NX; m++) {
+        const int tx = threadIdx.x + m * WB_TX, ty = threadIdx.y + k * WB_TY;
+        const int x0 = (int) (wx0 - 1 + tx) * 4, y = y0 - 1 + ty;
+        const bool inside = tx < TILE_W && ty < TILE_H && x0 >= 0 &&
+            x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height;
+
+        r[k][m] = inside ? __ldg ((const unsigned *) (pl.src +
+                y * pl.src_stride + x0)) : 0u;
+      }
+#pragma unroll
+    for (int k = 0; k < NY; k++)
+#pragma unroll
+      for (int m = 0; m < NX; m++) {
+        const int tx = threadIdx.x + m * WB_TX, ty = threadIdx.y + k * WB_TY;
+        const int x0 = (int) (wx0 - 1 + tx) * 4, y = y0 - 1 + ty;
+
+        if (tx >= TILE_W || ty >= TILE_H)
+          continue;
+        if (!(x0 >= 0 && x0 + 4 <= pl.row_bytes && y >= 0 &&
+                y < pl.height))
+          r[k][m] = edge_word (pl, a, x0, y, LB);
+        tile[ty][tx] = r[k][m];
+      }
+  }
   __syncthreads ();
 
   const int lx = threadIdx.x * TW;      /* the thread's first word */
