@@ -41,12 +41,14 @@ struct CfNlBytePlane
                                  * and the filled lanes' bytes */
 };
 
+/* A min/max window is a rectangle within 3x3 (rows x columns): a max is
+ * the min of the lanes' complements (flip), and a sample outside the
+ * window is ORed to all ones, which no min takes: no branch per sample. */
 struct CfNlByteArgs
 {
   CfNlBytePlane planes[CF_MAX_PLANES];
-  int op;                       /* 0 median, 1 min, 2 max */
-  int mask;                     /* bit (dy + 1) * 3 + dx + 1 of the window */
-  int rect;                     /* mask = rows x columns: columns first */
+  unsigned flip;                /* XOR of every lane word in and out */
+  unsigned row_off[3], col_off[3];      /* dy + 1, dx + 1: 0 in, ~0 out */
   int border, border_value;
 };
 
@@ -69,12 +71,6 @@ __device__ __forceinline__ unsigned
 med3 (unsigned a, unsigned b, unsigned c)
 {
   return lane_max (lane_min (a, b), lane_min (lane_max (a, b), c));
-}
-
-__device__ __forceinline__ unsigned
-minmax (bool max, unsigned a, unsigned b)
-{
-  return max ? lane_max (a, b) : lane_min (a, b);
 }
 
 /* The lane columns a thread reads: its own two lane words at [HALO] and
@@ -122,88 +118,66 @@ unpack_row (const unsigned *t, unsigned (&u)[Lanes < LB, P >::N])
   }
 }
 
-/* Both own lane words' outputs of the window over rows u0, u1, u2. */
+/* Both own lane words' medians of the 3x3 windows over rows u0, u1, u2. */
 template < int LB, int P > __device__ __forceinline__ void
-window (const unsigned (&u0)[Lanes < LB, P >::N],
+median (const unsigned (&u0)[Lanes < LB, P >::N],
     const unsigned (&u1)[Lanes < LB, P >::N],
-    const unsigned (&u2)[Lanes < LB, P >::N], int op, int mask, int rect,
-    unsigned (&v)[2])
+    const unsigned (&u2)[Lanes < LB, P >::N], unsigned (&v)[2])
 {
   constexpr int N = Lanes < LB, P >::N;
-
-  if (op == 0) {
-    unsigned lo[N], mi[N], hi[N];
+  unsigned lo[N], mi[N], hi[N];
 
 #pragma unroll
-    for (int i = 0; i < N; i++) {
-      unsigned a = u0[i], b = u1[i], c = u2[i];
+  for (int i = 0; i < N; i++) {
+    unsigned a = u0[i], b = u1[i], c = u2[i];
 
-      WB_SORT2 (a, b);
-      WB_SORT2 (b, c);
-      WB_SORT2 (a, b);
-      lo[i] = a;
-      mi[i] = b;
-      hi[i] = c;
-    }
-#pragma unroll
-    for (int o = 0; o < 2; o++) {
-      const unsigned a = lane_max (lane_max (lane_at < LB, P > (lo, o, -1),
-              lane_at < LB, P > (lo, o, 0)), lane_at < LB, P > (lo, o, 1));
-      const unsigned b = med3 (lane_at < LB, P > (mi, o, -1),
-          lane_at < LB, P > (mi, o, 0), lane_at < LB, P > (mi, o, 1));
-      const unsigned c = lane_min (lane_min (lane_at < LB, P > (hi, o, -1),
-              lane_at < LB, P > (hi, o, 0)), lane_at < LB, P > (hi, o, 1));
-      v[o] = med3 (a, b, c);
-    }
-    return;
-  }
-
-  const bool max = op == 2;
-  const unsigned none = max ? 0u : 0xFFFFFFFFu;
-
-  if (rect) {
-    /* the rows' min/max first, then the columns' */
-    unsigned col[N];
-
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-      unsigned c = none;
-
-      if (mask & 0007)
-        c = minmax (max, c, u0[i]);
-      if (mask & 0070)
-        c = minmax (max, c, u1[i]);
-      if (mask & 0700)
-        c = minmax (max, c, u2[i]);
-      col[i] = c;
-    }
-#pragma unroll
-    for (int o = 0; o < 2; o++) {
-      unsigned w = none;
-
-#pragma unroll
-      for (int d = -1; d <= 1; d++)
-        if (mask & (0111 << (d + 1)))
-          w = minmax (max, w, lane_at < LB, P > (col, o, d));
-      v[o] = w;
-    }
-    return;
+    WB_SORT2 (a, b);
+    WB_SORT2 (b, c);
+    WB_SORT2 (a, b);
+    lo[i] = a;
+    mi[i] = b;
+    hi[i] = c;
   }
 #pragma unroll
   for (int o = 0; o < 2; o++) {
-    unsigned w = none;
+    const unsigned a = lane_max (lane_max (lane_at < LB, P > (lo, o, -1),
+            lane_at < LB, P > (lo, o, 0)), lane_at < LB, P > (lo, o, 1));
+    const unsigned b = med3 (lane_at < LB, P > (mi, o, -1),
+        lane_at < LB, P > (mi, o, 0), lane_at < LB, P > (mi, o, 1));
+    const unsigned c = lane_min (lane_min (lane_at < LB, P > (hi, o, -1),
+            lane_at < LB, P > (hi, o, 0)), lane_at < LB, P > (hi, o, 1));
+    v[o] = med3 (a, b, c);
+  }
+}
+
+/* Both own lane words' minima over the rectangle (flipped lanes for a
+ * max): the columns' minima first, then the rows'. */
+template < int LB, int P > __device__ __forceinline__ void
+window_min (const unsigned (&u0)[Lanes < LB, P >::N],
+    const unsigned (&u1)[Lanes < LB, P >::N],
+    const unsigned (&u2)[Lanes < LB, P >::N], const CfNlByteArgs & a,
+    unsigned (&v)[2])
+{
+  constexpr int N = Lanes < LB, P >::N;
+  unsigned col[N];
 
 #pragma unroll
-    for (int d = -1; d <= 1; d++) {
-      if (mask & (1 << (d + 1)))
-        w = minmax (max, w, lane_at < LB, P > (u0, o, d));
-      if (mask & (1 << (3 + d + 1)))
-        w = minmax (max, w, lane_at < LB, P > (u1, o, d));
-      if (mask & (1 << (6 + d + 1)))
-        w = minmax (max, w, lane_at < LB, P > (u2, o, d));
-    }
-    v[o] = w;
-  }
+  for (int i = 0; i < N; i++)
+    col[i] = lane_min (lane_min (u0[i] | a.row_off[0], u1[i] | a.row_off[1]),
+        u2[i] | a.row_off[2]);
+#pragma unroll
+  for (int o = 0; o < 2; o++)
+    v[o] = lane_min (lane_min (lane_at < LB, P > (col, o, -1) | a.col_off[0],
+            lane_at < LB, P > (col, o, 0) | a.col_off[1]),
+        lane_at < LB, P > (col, o, 1) | a.col_off[2]);
+}
+
+/* The first n (< 4) bytes of w at d: a row's last word. */
+__device__ __noinline__ void
+store_tail (unsigned char *d, unsigned w, int n)
+{
+  for (int b = 0; b < n; b++)
+    d[b] = (unsigned char) (w >> (8 * b));
 }
 
 /* The tile word whose first byte is x0 in row y, where it leaves the
@@ -238,8 +212,8 @@ edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
   return w;
 }
 
-template < int LB, int P > __global__ static void
-__launch_bounds__ (WB_TX * WB_TY)
+template < int LB, int P, bool MEDIAN > __global__ static void
+__launch_bounds__ (WB_TX * WB_TY, 4)
 nl_bytes (const __grid_constant__ CfNlByteArgs a)
 {
   /* a thread's words (4 bytes each); the tile has one word of halo on
@@ -262,33 +236,62 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
      * border. */
     constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
     constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
+    const int x_first = (int) (wx0 - 1) * 4, y_first = y0 - 1;
     unsigned r[NY][NX];
 
+    if (x_first >= 0 && x_first + 4 * TILE_W <= pl.row_bytes &&
+        y_first >= 0 && y_first + TILE_H <= pl.height) {
+      /* the whole tile in the plane: the block's rows as they are */
+      const unsigned char *base = pl.src + y_first * pl.src_stride +
+          x_first;
+
+#pragma unroll
+      for (int k = 0; k < NY; k++)
+#pragma unroll
+        for (int m = 0; m < NX; m++) {
+          const int tx = threadIdx.x + m * WB_TX;
+          const int ty = threadIdx.y + k * WB_TY;
+
+          if (tx < TILE_W && ty < TILE_H)
+            r[k][m] = __ldg ((const unsigned *) (base + ty * pl.src_stride +
+                    4 * tx));
+        }
+    } else {
+#pragma unroll
+      for (int k = 0; k < NY; k++)
+#pragma unroll
+        for (int m = 0; m < NX; m++) {
+          const int tx = threadIdx.x + m * WB_TX;
+          const int ty = threadIdx.y + k * WB_TY;
+          const int x0 = x_first + 4 * tx, y = y_first + ty;
+          const bool inside = tx < TILE_W && ty < TILE_H && x0 >= 0 &&
+              x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height;
+
+          r[k][m] = inside ? __ldg ((const unsigned *) (pl.src +
+                  y * pl.src_stride + x0)) : 0u;
+        }
+#pragma unroll
+      for (int k = 0; k < NY; k++)
+#pragma unroll
+        for (int m = 0; m < NX; m++) {
+          const int tx = threadIdx.x + m * WB_TX;
+          const int ty = threadIdx.y + k * WB_TY;
+          const int x0 = x_first + 4 * tx, y = y_first + ty;
+
+          if (tx < TILE_W && ty < TILE_H && !(x0 >= 0 &&
+                  x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height))
+            r[k][m] = edge_word (pl, a, x0, y, LB);
+        }
+    }
 #pragma unroll
     for (int k = 0; k < NY; k++)
 #pragma unroll
       for (int m = 0; m < NX; m++) {
-        const int tx = threadIdx.x + m * WB_TX, ty = threadIdx.y + k * WB_TY;
-        const int x0 = (int) (wx0 - 1 + tx) * 4, y = y0 - 1 + ty;
-        const bool inside = tx < TILE_W && ty < TILE_H && x0 >= 0 &&
-            x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height;
+        const int tx = threadIdx.x + m * WB_TX;
+        const int ty = threadIdx.y + k * WB_TY;
 
-        r[k][m] = inside ? __ldg ((const unsigned *) (pl.src +
-                y * pl.src_stride + x0)) : 0u;
-      }
-#pragma unroll
-    for (int k = 0; k < NY; k++)
-#pragma unroll
-      for (int m = 0; m < NX; m++) {
-        const int tx = threadIdx.x + m * WB_TX, ty = threadIdx.y + k * WB_TY;
-        const int x0 = (int) (wx0 - 1 + tx) * 4, y = y0 - 1 + ty;
-
-        if (tx >= TILE_W || ty >= TILE_H)
-          continue;
-        if (!(x0 >= 0 && x0 + 4 <= pl.row_bytes && y >= 0 &&
-                y < pl.height))
-          r[k][m] = edge_word (pl, a, x0, y, LB);
-        tile[ty][tx] = r[k][m];
+        if (tx < TILE_W && ty < TILE_H)
+          tile[ty][tx] = r[k][m];
       }
   }
   __syncthreads ();
@@ -302,17 +305,36 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
     return;
   unpack_row < LB, P > (&tile[ly][lx], u0);
   unpack_row < LB, P > (&tile[ly + 1][lx], u1);
-#pragma unroll 1
-  for (int r = 0; r < WB_ROWS; r++) {
-    const int y = y0 + ly + r;
+  if (!MEDIAN)
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      u0[i] ^= a.flip;
+      u1[i] ^= a.flip;
+    }
+  /* the thread's words: whole, or the row's last few bytes */
+  int tail[TW];
+  unsigned char *drow = pl.dst + (long long) (y0 + ly) * pl.dst_stride + bx;
 
-    if (y >= pl.height)
-      break;
-    unpack_row < LB, P > (&tile[ly + r + 2][lx], u2);
-
+#pragma unroll
+  for (int k = 0; k < TW; k++)
+    tail[k] = (int) min ((long long) pl.row_bytes - (bx + 4 * k), 4LL);
+#pragma unroll
+  for (int r = 0; r < WB_ROWS; r++, drow += pl.dst_stride) {
     unsigned v[2], out[TW];
 
-    window < LB, P > (u0, u1, u2, a.op, a.mask, a.rect, v);
+    if (y0 + ly + r >= pl.height)
+      break;
+    unpack_row < LB, P > (&tile[ly + r + 2][lx], u2);
+    if (MEDIAN) {
+      median < LB, P > (u0, u1, u2, v);
+    } else {
+#pragma unroll
+      for (int i = 0; i < N; i++)
+        u2[i] ^= a.flip;
+      window_min < LB, P > (u0, u1, u2, a, v);
+      v[0] ^= a.flip;
+      v[1] ^= a.flip;
+    }
     if (LB == 1) {
       out[0] = __byte_perm (v[0], v[1], 0x6420);
     } else {
@@ -323,14 +345,11 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
     for (int k = 0; k < TW; k++) {
       const unsigned in = tile[ly + r + 1][lx + 1 + k];
       const unsigned w = (out[k] & pl.keep) | (in & pl.copy) | pl.fill;
-      const long long x = bx + 4 * k;
-      unsigned char *d = pl.dst + y * pl.dst_stride + x;
 
-      if (x + 4 <= pl.row_bytes)
-        *(unsigned *) d = w;
-      else
-        for (int b = 0; x + b < pl.row_bytes; b++)
-          d[b] = (unsigned char) (w >> (8 * b));
+      if (tail[k] == 4)
+        *(unsigned *) (drow + 4 * k) = w;
+      else if (tail[k] > 0)
+        store_tail (drow + 4 * k, w, tail[k]);
     }
 #pragma unroll
     for (int i = 0; i < N; i++) {
@@ -439,6 +458,26 @@ make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
   return true;
 }
 
+/* The kernel for one layout, median or min/max. */
+template < bool MEDIAN > cudaError_t
+launch (int lb, int ps, dim3 grid, dim3 block, const CfNlByteArgs & a,
+    cudaStream_t stream)
+{
+  if (lb == 1 && ps == 1)
+    nl_bytes < 1, 1, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 2)
+    nl_bytes < 1, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 4)
+    nl_bytes < 1, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 2)
+    nl_bytes < 2, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 4)
+    nl_bytes < 2, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else
+    return cudaErrorNotSupported;
+  return cudaGetLastError ();
+}
+
 }                               /* namespace */
 
 cudaError_t
@@ -448,45 +487,39 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
   CfNlByteArgs a;
   const CfNlPass *p = nl->passes;
   int n_planes = 0, lb = 0, ps = 0, max_bytes = 0, max_h = 0;
+  /* the window: rows (dy + 1) x columns (dx + 1) bits */
+  int rows = 0, cols = 0;
+  bool median = false, take_max = false;
 
   memset (&a, 0, sizeof (a));
   a.border = kp->border;
   a.border_value = kp->border_value;
   if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME && p[0].dst == CF_NL_OUT
-      && p[0].step == CF_NL_MEDIAN && p[0].len == 3
-      && nl->rank == 4) {
-    a.op = 0;
+      && p[0].step == CF_NL_MEDIAN && p[0].len == 3 && nl->rank == 4) {
+    median = true;
   } else if (nl->n_passes == 2 && p[0].src == CF_NL_FRAME
       && p[1].src == p[0].dst && p[1].dst == CF_NL_OUT
       && ((p[0].step == CF_NL_MIN_ROW && p[1].step == CF_NL_MIN_COL)
           || (p[0].step == CF_NL_MAX_ROW && p[1].step == CF_NL_MAX_COL))) {
-    int rows, cols;
-
     if (!line_bits (p[0].len, p[0].anchor, &cols) ||
         !line_bits (p[1].len, p[1].anchor, &rows))
       return cudaErrorNotSupported;
-    a.op = p[0].step == CF_NL_MIN_ROW ? 1 : 2;
-    a.rect = 1;
-    for (int j = 0; j < 3; j++)
-      if (rows & (1 << j))
-        a.mask |= cols << (3 * j);
+    take_max = p[0].step == CF_NL_MAX_ROW;
   } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
       && p[0].dst == CF_NL_OUT && p[0].step >= CF_NL_MIN_ROW
       && p[0].step <= CF_NL_MAX_COL) {
     int bits;
-    const int along_x = p[0].step <= CF_NL_MAX_ROW;
 
     if (!line_bits (p[0].len, p[0].anchor, &bits))
       return cudaErrorNotSupported;
-    a.op = (p[0].step == CF_NL_MIN_ROW || p[0].step == CF_NL_MIN_COL) ?
-        1 : 2;
-    a.rect = 1;
-    if (along_x)
-      a.mask = bits << 3;
-    else
-      for (int j = 0; j < 3; j++)
-        if (bits & (1 << j))
-          a.mask |= 2 << (3 * j);
+    take_max = p[0].step == CF_NL_MAX_ROW || p[0].step == CF_NL_MAX_COL;
+    if (p[0].step <= CF_NL_MAX_ROW) {
+      cols = bits;
+      rows = 2;
+    } else {
+      cols = 2;
+      rows = bits;
+    }
   } else {
     /* structuring elements: the launcher has no host copy of the table */
     return cudaErrorNotSupported;
@@ -498,23 +531,18 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     max_bytes = max (max_bytes, a.planes[i].row_bytes);
     max_h = max (max_h, a.planes[i].height);
   }
+  /* a max is the min of the complements within each lane's samples */
+  a.flip = take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
+  for (int j = 0; j < 3; j++) {
+    a.row_off[j] = (rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
+    a.col_off[j] = (cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
+  }
 
   const int span = WB_TX * 4 * (lb == 1 ? 1 : 2);
   dim3 block (WB_TX, WB_TY);
   dim3 grid ((max_bytes + span - 1) / span,
       (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n_planes);
 
-  if (lb == 1 && ps == 1)
-    nl_bytes < 1, 1 > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 1 && ps == 2)
-    nl_bytes < 1, 2 > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 1 && ps == 4)
-    nl_bytes < 1, 4 > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 2 && ps == 2)
-    nl_bytes < 2, 2 > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 2 && ps == 4)
-    nl_bytes < 2, 4 > <<<grid, block, 0, stream >>> (a);
-  else
-    return cudaErrorNotSupported;
-  return cudaGetLastError ();
+  return median ? launch < true > (lb, ps, grid, block, a, stream) :
+      launch < false > (lb, ps, grid, block, a, stream);
 }
