@@ -27,7 +27,9 @@ import time
 import gi
 
 gi.require_version('Gst', '1.0')
-from gi.repository import Gst  # noqa: E402
+gi.require_version('GstApp', '1.0')
+# GstApp gives appsrc its push_buffer and end_of_stream methods
+from gi.repository import Gst, GstApp  # noqa: E402,F401
 
 Gst.init(None)
 seed = int(sys.argv[1]) if len(sys.argv) > 1 else 1
