@@ -2,8 +2,8 @@
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter: 3x3 medians and min/max windows on whole rows of bytes (or
- * 16-bit words), every channel of a plane at once.  A plane whose pixels
+/* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
+ * rows of bytes (or 16-bit words), every channel of a plane at once.  A plane whose pixels
  * are 1, 2 or 4 samples of one byte (GRAY8, I420's planes, NV12's UV,
  * RGBA; or 2-byte samples: GRAY16, P016's UV) is a row of samples whose
  * horizontal neighbour lies `pixel_stride` bytes away, so one lane-wise
@@ -359,8 +359,8 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
   }
 }
 
-/* The window's mask and whether it is rows x columns, from the pass(es);
- * FALSE when a pass reaches further than one pixel. */
+/* The offsets (bit d + 1 for offset d) a line pass of len taps from
+ * -anchor covers; false when it reaches further than one pixel. */
 bool
 line_bits (int len, int anchor, int *bits)
 {
