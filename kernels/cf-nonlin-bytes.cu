@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 /* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
- * rows of bytes (or 16-bit words), every channel of a plane at once.  A plane whose pixels
- * are 1, 2 or 4 samples of one byte (GRAY8, I420's planes, NV12's UV,
- * RGBA; or 2-byte samples: GRAY16, P016's UV) is a row of samples whose
- * horizontal neighbour lies `pixel_stride` bytes away, so one lane-wise
- * operation filters every channel of the plane; the channels a plane
- * copies or fills are put back by byte masks at the store.
+ * rows of bytes (or 16-bit words), every channel of a plane at once.  A
+ * plane whose pixels are one byte sample (GRAY8, I420's planes), four
+ * (RGBA, BGRx) or one 16-bit sample (GRAY16, I420_16's planes) is a row of
+ * samples whose horizontal neighbour lies `pixel_stride` bytes away, so
+ * one lane-wise operation filters every channel of the plane; the
+ * channels a plane copies or fills are put back by byte masks at the
+ * store.  One launch takes one pixel stride: frames whose planes differ
+ * (NV12, YUY2, P016) take the tiled kernels.
  *
  * Each thread takes 4 bytes (8 for 2-byte samples) on WB_ROWS rows: two
  * words of 16-bit lanes, which Hopper's min/max take in one instruction
@@ -394,7 +396,9 @@ make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
     lb = ch.word_bytes;
     ps = ch.pixel_stride;
   }
-  if (lb == 0 || !(ps == lb || ps == 2 * lb || (lb == 1 && ps == 4)))
+  /* the layouts a frame of one pixel stride comes in (a plane of pairs,
+   * NV12's chroma, never comes alone) */
+  if (lb == 0 || !(ps == lb || (lb == 1 && ps == 4)))
     return false;
 
   for (int c = 0; c < frame->n_channels; c++)
@@ -465,14 +469,10 @@ launch (int lb, int ps, dim3 grid, dim3 block, const CfNlByteArgs & a,
 {
   if (lb == 1 && ps == 1)
     nl_bytes < 1, 1, MEDIAN > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 1 && ps == 2)
-    nl_bytes < 1, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 1 && ps == 4)
     nl_bytes < 1, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 2 && ps == 2)
     nl_bytes < 2, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
-  else if (lb == 2 && ps == 4)
-    nl_bytes < 2, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else
     return cudaErrorNotSupported;
   return cudaGetLastError ();
