@@ -5,7 +5,7 @@
 /* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
  * rows of bytes (or 16-bit words), every channel of a plane at once.  A
  * plane whose pixels are one byte sample (GRAY8, I420's planes), four
- * (RGBA, BGRx) or one 16-bit sample (GRAY16, I420_16's planes) is a row of
+ * (RGBA, BGRx) or one 16-bit sample (GRAY16) is a row of
  * samples whose horizontal neighbour lies `pixel_stride` bytes away, so
  * one lane-wise operation filters every channel of the plane; the
  * channels a plane copies or fills are put back by byte masks at the
