@@ -3,7 +3,7 @@
 # on one thread, for custom (dense, random) kernels of growing size on
 # 1080p RGBA and GRAY8 frames, and prints where the FFT starts to win: a
 # random matrix's direct cost is its area (no weights pair up), so that is
-# the value for CF_CPU_FFT_CROSSOVER_COST in src/cf-cpu-fft.h, to be
+# the value for CF_CPU_FFT_CROSSOVER_COST in src/fft/cf-cpu-fft.h, to be
 # refined with non-square --kernel matrices between the sizes.  Figures are
 # the process's CPU milliseconds per frame (steadier than wall time on a
 # shared machine; one thread, so the same work).

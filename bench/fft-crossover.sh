@@ -1,7 +1,7 @@
 #!/bin/sh
 # Times the direct kernel against the FFT path for custom (dense) kernels
 # of growing size, on 4K RGBA and GRAY8 frames, and prints where the FFT
-# starts to win: the value for CF_FFT_CROSSOVER_AREA in src/cf-fft-plan.h.
+# starts to win: the value for CF_FFT_CROSSOVER_AREA in src/fft/cf-fft-plan.h.
 #   bench/fft-crossover.sh BUILDDIR [ITERATIONS] [WxH]
 # SIZES="3 5 ..." overrides the kernel sizes (ascending), FORMATS the
 # formats (default rgba,gray8).
@@ -66,7 +66,7 @@ END {
     }
   }
   if (worst > 0)
-    printf "\nCF_FFT_CROSSOVER_AREA (src/cf-fft-plan.h): %d, where the FFT wins for every format\n", worst
+    printf "\nCF_FFT_CROSSOVER_AREA (src/fft/cf-fft-plan.h): %d, where the FFT wins for every format\n", worst
   else
     printf "\nCF_FFT_CROSSOVER_AREA: no crossover in this range; keep auto on direct (e.g. %d)\n", 64 * 64
 }' "$out"

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 /* cudafilter: launchers of the FFT convolution's device steps (the
- * transforms themselves are cuFFT's, driven by src/cf-fft.c).  Tiles are
+ * transforms themselves are cuFFT's, driven by src/fft/cf-fft.c).  Tiles are
  * fft_w x fft_h doubles, one after another; spectra fft_h x (fft_w / 2 + 1)
  * complex values, as cuFFT's D2Z writes them.  Every launcher takes an
  * explicit stream and returns a cudaError_t. */

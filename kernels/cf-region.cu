@@ -4,7 +4,7 @@
  */
 /* cudafilter: the region kernels: the input composited back where regions
  * leave a frame unfiltered, and pixelate's block means (the integers of
- * src/cf-pixelate.c). */
+ * src/regions/cf-pixelate.c). */
 
 #include <cuda_runtime.h>
 

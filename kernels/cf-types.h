@@ -57,10 +57,10 @@ typedef enum
  * scratch images of the same geometry as each channel.
  *
  * Adding an operation: a CfOperation (and CfFilter) value, its row in
- * cf_filters (src/cf-spec.c) with a builder that emits its passes, a step
+ * cf_filters (src/spec/cf-spec.c) with a builder that emits its passes, a step
  * here with its case in cf_nl_pass_sample (kernels/cf-nonlin.h: the CUDA
  * kernel and, until it has row code, the fast CPU backend run it), and
- * its definition in the reference backend (src/cf-nonlin-ref.c). */
+ * its definition in the reference backend (src/cpu/cf-nonlin-ref.c). */
 typedef enum
 {
   CF_NL_MEDIAN = 0,             /* rank `rank` of a len x len2 window */

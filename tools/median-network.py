@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Writes src/cf-nonlin-med5.h: the comparators of the fast CPU backend's
-5x5 median (src/cf-nonlin-rows.c) as min/max statements, and proves them on
+"""Writes src/cpu/cf-nonlin-med5.h: the comparators of the fast CPU backend's
+5x5 median (src/cpu/cf-nonlin-rows.c) as min/max statements, and proves them on
 every 0/1 input (a min/max network that selects rank 12 of every 0/1
 window selects it of every window).
 
@@ -11,7 +11,7 @@ of the two pairs only ranks 7..12 matter, and the median is the smallest
 of q[12] and max (q[12 - i], e[i - 1]), i = 1..5, e the fifth column.
 Comparators whose output the median never reads are dropped.
 
-  tools/median-network.py > src/cf-nonlin-med5.h
+  tools/median-network.py > src/cpu/cf-nonlin-med5.h
 """
 import itertools
 

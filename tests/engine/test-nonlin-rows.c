@@ -2,7 +2,7 @@
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* The fast CPU backend's nonlinear row kernels (src/cf-nonlin-rows.c),
+/* The fast CPU backend's nonlinear row kernels (src/cpu/cf-nonlin-rows.c),
  * every instruction-set variant the machine runs, against the definitions
  * computed here by brute force: medians by sorting, lines by scanning, on
  * wide rows and long lines, where frames of the backend tests are too

@@ -4,7 +4,7 @@
  */
 /* cudafilter engine: when a dense kernel is convolved through FFTs, and on
  * which tiles.  Plain arithmetic (no CUDA), so it is unit-tested anywhere;
- * src/cf-fft.c runs what it decides. */
+ * src/fft/cf-fft.c runs what it decides. */
 #ifndef CF_FFT_PLAN_H
 #define CF_FFT_PLAN_H
 
