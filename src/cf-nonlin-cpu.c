@@ -54,6 +54,12 @@ struct _CfNonlinCpu
   gsize chan_off[CF_MAX_CHANNELS];      /* scratch sample offsets */
   gsize image_len;              /* samples of one scratch image, all channels */
   int groups[CF_MAX_CHANNELS][3];
+  /* The bilateral of 8-bit samples (bilateral8), for the spec being run:
+   * its offsets (space, dx, dy) in runs of equal space weight, its range
+   * weights padded with zeros; bl_n 0 when it does not apply. */
+  int bl_n;
+  int *bl_offsets;
+  int bl_range[CF_NL_BILATERAL8_RANGE];
 };
 
 /* A pass's window: kw x kh samples, (x, y) at (ax, ay) in it. */
@@ -95,6 +101,7 @@ cf_nonlin_cpu_free (CfNonlinCpu * self)
   for (i = 0; i < CF_CPU_MAX_THREADS; i++)
     g_free (self->parts[i].mem);
   g_free (self->scratch);
+  g_free (self->bl_offsets);
   g_free (self);
 }
 
@@ -404,24 +411,32 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
 }
 
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
- * channel written. */
+ * channel written into out; with bilateral8 every channel of the colour
+ * at once, into outs[c]. */
 static void
-bilateral_row (const CfNlRows * kr, const guint16 * const *rows[3], int n,
-    int own, const Window * win, const CfNonlin * nl, const int *table,
-    int maxval, int w, gint64 * sum, gint64 * wsum, guint16 * out)
+bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
+    int n, int own, const Window * win, int w, gint64 * sum, gint64 * wsum,
+    const guint16 ** taps, guint16 * out, guint16 * const *outs)
 {
+  const CfNonlin *nl = &self->spec->nl;
+  const int *table = self->spec->table;
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
   const int *range = table + nl->off_range;
   int x, k, c;
 
-  /* One colour whose range weights (range[0] the largest) times samples
-   * fit 32 bits (8 bits): the row kernel's products. */
-  if (n == 1 && (guint64) range[0] * maxval < G_GUINT64_CONSTANT (1) << 32) {
-    kr->bilateral1 (rows[0], win->ay, win->ax, space, dx, dy, nl->n_offsets,
-        range, nl->range_len, w, sum, wsum);
-    for (x = 0; x < w; x++)
-      out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
+  if (self->bl_n > 0) {
+    const int *bdx = self->bl_offsets + self->bl_n, *bdy = bdx + self->bl_n;
+    const guint16 *centre[3];
+
+    for (c = 0; c < n; c++) {
+      centre[c] = rows[c][win->ay] + win->ax;
+      for (k = 0; k < self->bl_n; k++)
+        taps[c * self->bl_n + k] = rows[c][win->ay + bdy[k]] + win->ax +
+            bdx[k];
+    }
+    self->rows->bilateral8 (taps, centre, n, self->bl_offsets, self->bl_n,
+        self->bl_range, w, outs);
     return;
   }
   memset (sum, 0, sizeof (gint64) * w);
@@ -461,6 +476,7 @@ typedef struct
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
+  const guint16 **taps;         /* the bilateral's: 3 kw kh */
 } Carved;
 
 /* Carves the scratch, and a fused row pass's rows (rf->wide, rf->tmp)
@@ -478,7 +494,8 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
       align64 (2 * pitch * sizeof (guint16)) +
       align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
-      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide;
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide +
+      align64 ((gsize) 3 * win->kw * win->kh * sizeof (gpointer));
   guint8 *p;
   int i, s;
 
@@ -513,6 +530,8 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
   p += align64 (256 * sizeof (guint32));
   c->gather = (guint16 *) p;
   p += align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  c->taps = (const guint16 **) p;
+  p += align64 ((gsize) 3 * win->kw * win->kh * sizeof (gpointer));
   if (rf != NULL) {
     rf->wide = (guint16 *) p;
     rf->tmp = (guint16 *) (p + wide);
@@ -723,6 +742,9 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
     }
+    /* bilateral8 makes the colour's channels together: its first. */
+    if (self->bl_n > 0 && own != 0)
+      return;
   } else if ((rf = row_first (self, &rf_)) != NULL) {
     image_of (self, c, self->row_pass->src, &ims[0]);
   } else {
@@ -803,8 +825,19 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
-        bilateral_row (self->rows, rowsets, n_images, own, &win, &spec->nl,
-            spec->table, kp->maxval, w, cv.sum, cv.wsum, cv.out);
+        if (self->bl_n > 0) {
+          guint16 *outs[3];
+
+          for (i = 0; i < n_images; i++)
+            outs[i] = cv.group + (gsize) i * w;
+          bilateral_row (self, rowsets, n_images, own, &win, w, cv.sum,
+              cv.wsum, cv.taps, cv.out, outs);
+          for (i = 0; i < n_images; i++)
+            store_row (self, self->groups[c][i], y, outs[i]);
+          continue;
+        }
+        bilateral_row (self, rowsets, n_images, own, &win, w, cv.sum,
+            cv.wsum, cv.taps, cv.out, NULL);
         break;
       default:
         g_assert_not_reached ();
@@ -857,6 +890,51 @@ run_part (gpointer data, int index, int n_parts)
   }
 }
 
+/* Orders offsets by falling space weight (then by index: one order). */
+static int
+cmp_offset (const void *a, const void *b, void *data)
+{
+  const int *space = data, i = *(const int *) a, j = *(const int *) b;
+
+  if (space[i] != space[j])
+    return space[i] > space[j] ? -1 : 1;
+  return i - j;
+}
+
+/* The bilateral8 tables of the spec's bilateral (self->bl_*): for 8-bit
+ * samples whose range weights are at most 2^26 (bilateral8's bound). */
+static void
+bilateral8_plan (CfNonlinCpu * self, const CfSpec * spec)
+{
+  const CfNonlin *nl = &spec->nl;
+  const int *space = spec->table + nl->off_space;
+  const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
+  const int *range = spec->table + nl->off_range;
+  const int n = nl->n_offsets;
+  int *order, i, has = 0;
+
+  for (i = 0; i < nl->n_passes; i++)
+    has |= nl->passes[i].step == CF_NL_BILATERAL;
+  self->bl_n = 0;
+  if (!has || spec->kp.maxval != 255 || n <= 0 || range[0] > (1 << 26))
+    return;
+  order = g_new (int, n);
+  for (i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (int), cmp_offset, (gpointer) space);
+  g_free (self->bl_offsets);
+  self->bl_offsets = g_new (int, 3 * n);
+  for (i = 0; i < n; i++) {
+    self->bl_offsets[i] = space[order[i]];
+    self->bl_offsets[n + i] = dx[order[i]];
+    self->bl_offsets[2 * n + i] = dy[order[i]];
+  }
+  g_free (order);
+  for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
+    self->bl_range[i] = i < nl->range_len ? range[i] : 0;
+  self->bl_n = n;
+}
+
 /* Whether pass i is a rectangle's row pass whose image only pass i + 1, its
  * column pass, reads: then the two run as one (RowFirst), and the image
  * between them is never written. */
@@ -905,6 +983,7 @@ cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
     self->scratch_len = need;
   }
   cf_layout_colour_groups (layout, self->groups);
+  bilateral8_plan (self, spec);
   self->spec = spec;
   self->layout = layout;
   self->in = in;

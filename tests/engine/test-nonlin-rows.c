@@ -157,64 +157,89 @@ test_column (void)
   g_rand_free (rand);
 }
 
-/* bilateral1: the sums over a 5x5 window's offsets, by the definition,
- * at widths below the vector (4), with a remainder, and past a chunk
- * (512); distances past range_len weigh nothing. */
+/* bilateral8: one colour and three, by the definition (64-bit sums of
+ * space * range * sample, rounded half up), at widths below the vectors
+ * (8 and 16), with remainders, and wide; range weights at their bound (2^26)
+ * and samples at 0 and 255 (every 32-bit lane at its largest; space
+ * weights below 2^20, so the 64-bit sums of 81 offsets fit), in runs of
+ * equal space weight longer than the kernel's run of 32 and shorter,
+ * distances past the range's zeros. */
 static void
 test_bilateral (void)
 {
   const CfNlRows *v[3];
-  int nv = variants (v), vi, wi;
-  static const int widths[] = { 1, 3, 6, 37, 513, 1030 };
+  int nv = variants (v), vi, wi, n;
+  static const int widths[] = { 1, 3, 7, 8, 9, 16, 37, 70, 1031 };
   GRand *rand = g_rand_new_with_seed (53);
 
   for (vi = 0; vi < nv; vi++)
-    for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
-      const int w = widths[wi], pitch = w + 4, len = 40;
-      guint16 *buf = g_new (guint16, pitch * 5);
-      gint64 *sum = g_new (gint64, w), *wsum = g_new (gint64, w);
-      const guint16 *rows[5];
-      int space[25], dx[25], dy[25], range[40], n = 0, x, i, j, k;
+    for (n = 1; n <= 3; n += 2)
+      for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+        const int w = widths[wi], r = 4, pitch = w + 2 * r;
+        const int len = 60 + 30 * wi;
+        guint16 *buf = g_new (guint16, 3 * pitch * (2 * r + 1));
+        guint16 *got = g_new (guint16, 3 * w);
+        guint16 *outs[3] = { got, got + w, got + 2 * w };
+        const guint16 *rows[3][9], *taps[3 * 81], *centre[3];
+        int space[81], dx[81], dy[81], range[CF_NL_BILATERAL8_RANGE];
+        int no = 0, x, i, j, k, c;
 
-      /* samples near each other (most within len) and 8 bits; weights
-       * up to 2^24, whose products with samples fit 32 bits */
-      for (i = 0; i < pitch * 5; i++)
-        buf[i] = (guint16) (100 + g_rand_int_range (rand, 0, 60));
-      for (j = 0; j < 5; j++)
-        rows[j] = buf + j * pitch;
-      for (j = -2; j <= 2; j++)
-        for (i = -2; i <= 2; i++) {
-          if (i * i + j * j > 4)
-            continue;
-          space[n] = g_rand_int_range (rand, 1, 1 << 24);
-          dx[n] = i;
-          dy[n++] = j;
+        /* mostly near 128 (within len), a quarter at the extremes; or
+         * flat, 255 but for one sample in 256 (every weight at 2^26) */
+        for (i = 0; i < 3 * pitch * (2 * r + 1); i++) {
+          int e = g_rand_int_range (rand, 0, wi % 3 == 0 ? 256 : 8);
+
+          buf[i] = (guint16) (e == 0 ? 0 : e == 1 || e >= 8 ? 255 :
+              118 + g_rand_int_range (rand, 0, 20));
         }
-      for (i = 0; i < len; i++)
-        range[i] = g_rand_int_range (rand, 1, 1 << 24);
-      v[vi]->bilateral1 (rows, 2, 2, space, dx, dy, n, range, len, w, sum,
-          wsum);
-      for (x = 0; x < w; x++) {
-        gint64 s = 0, ws = 0;
+        for (c = 0; c < 3; c++)
+          for (j = 0; j < 2 * r + 1; j++)
+            rows[c][j] = buf + (c * (2 * r + 1) + j) * pitch;
+        /* 81 offsets of one weight, or the first 40 of one weight (a
+         * run past 32), then runs of 1 to 4, the centre among them */
+        for (j = -r; j <= r; j++)
+          for (i = -r; i <= r; i++) {
+            space[no] = no < 40 || wi % 2 == 0 ? (1 << 20) - 1 - (wi & 1) :
+                no < 60 ? (1 << 20) - no / 4 : g_rand_int_range (rand, 1,
+                1 << 20);
+            dx[no] = i;
+            dy[no++] = j;
+          }
+        for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
+          range[i] = i == 0 ? 1 << 26 : i < len ?
+              g_rand_int_range (rand, (1 << 26) - 4, 1 << 26) : 0;
+        for (c = 0; c < n; c++) {
+          centre[c] = rows[c][r] + r;
+          for (k = 0; k < no; k++)
+            taps[c * no + k] = rows[c][r + dy[k]] + r + dx[k];
+        }
+        v[vi]->bilateral8 (taps, centre, n, space, no, range, w, outs);
+        for (x = 0; x < w; x++) {
+          gint64 s[3] = { 0, 0, 0 }, ws = 0;
 
-        for (k = 0; k < n; k++) {
-          int c = rows[2][x + 2], a = rows[2 + dy[k]][x + 2 + dx[k]];
-          int d = ABS (a - c);
+          for (k = 0; k < no; k++) {
+            int d = 0;
 
-          if (d < len) {
-            s += (gint64) space[k] * range[d] * a;
+            for (c = 0; c < n; c++)
+              d += ABS ((int) rows[c][r + dy[k]][x + r + dx[k]] -
+                  (int) rows[c][r][x + r]);
             ws += (gint64) space[k] * range[d];
+            for (c = 0; c < n; c++)
+              s[c] += (gint64) space[k] * range[d] *
+                  rows[c][r + dy[k]][x + r + dx[k]];
+          }
+          for (c = 0; c < n; c++) {
+            int want = (int) ((s[c] + ws / 2) / ws);
+
+            if (outs[c][x] != want)
+              g_error ("variant %d bilateral of %d colours, width %d: x %d "
+                  "colour %d is %d, not %d", vi, n, w, x, c, outs[c][x],
+                  want);
           }
         }
-        if (sum[x] != s || wsum[x] != ws)
-          g_error ("variant %d bilateral width %d: x %d sums %" G_GINT64_FORMAT
-              " / %" G_GINT64_FORMAT ", not %" G_GINT64_FORMAT " / %"
-              G_GINT64_FORMAT, vi, w, x, sum[x], wsum[x], s, ws);
+        g_free (buf);
+        g_free (got);
       }
-      g_free (buf);
-      g_free (sum);
-      g_free (wsum);
-    }
   g_rand_free (rand);
 }
 
