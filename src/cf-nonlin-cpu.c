@@ -240,35 +240,49 @@ ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
   return row;
 }
 
-/* 8-bit rows: the same as expand_row and ring_row for a plain 8-bit
- * channel of one byte a pixel read from the frame (byte_rows below), the
- * ring's rows holding bytes. */
+/* 8-bit rows: the same as expand_row and ring_row for the pixels of a
+ * plane of 8-bit channels read from the frame (byte_rows below), ps bytes
+ * a pixel, the ring's rows holding bytes: whole pixels, the border's
+ * too. */
+typedef struct
+{
+  const guint8 *data;           /* the plane's first row */
+  gsize stride;
+  int w, h, ps;
+} BytePlane;
+
 static void
-expand_row8 (const CfNlImage * im, const Window * win, int v,
+expand_row8 (const BytePlane * bp, const Window * win, int v,
     const CfKernelParams * kp, guint8 * dst)
 {
-  int w = im->ch.width, n = w + win->kw - 1, y, e;
+  const int w = bp->w, ps = bp->ps, n = w + win->kw - 1;
+  const guint8 *row;
+  int y, e;
 
-  y = cf_border_index (v, im->ch.height, kp->border);
+  y = cf_border_index (v, bp->h, kp->border);
   if (y < 0) {
-    memset (dst, kp->border_value, n);
+    memset (dst, kp->border_value, (gsize) n * ps);
     return;
   }
-  memcpy (dst + win->ax, im->frame + y * im->stride, w);
-  for (e = 0; e < win->ax; e++) {
-    int bx = cf_border_index (e - win->ax, w, kp->border);
+  row = bp->data + y * bp->stride;
+  memcpy (dst + win->ax * ps, row, (gsize) w * ps);
+  for (e = 0; e < n; e++) {
+    int bx;
 
-    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
-  }
-  for (e = win->ax + w; e < n; e++) {
-    int bx = cf_border_index (e - win->ax, w, kp->border);
-
-    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+    if (e == win->ax)
+      e += w;                   /* done above */
+    if (e >= n)
+      break;
+    bx = cf_border_index (e - win->ax, w, kp->border);
+    if (bx < 0)
+      memset (dst + e * ps, kp->border_value, ps);
+    else
+      memcpy (dst + e * ps, row + bx * ps, ps);
   }
 }
 
 static const guint8 *
-ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+ring_row8 (const CfNlRows * kr, Ring * r, const BytePlane * bp,
     const Window * win, int v, const CfKernelParams * kp,
     const RowFirst * rf)
 {
@@ -277,10 +291,10 @@ ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
 
   if (r->have[slot] != v) {
     if (rf == NULL) {
-      expand_row8 (im, win, v, kp, row);
+      expand_row8 (bp, win, v, kp, row);
     } else {
-      expand_row8 (im, &rf->win, v, kp, (guint8 *) rf->wide);
-      kr->line8 ((guint8 *) rf->wide, rf->pass->len, im->ch.width,
+      expand_row8 (bp, &rf->win, v, kp, (guint8 *) rf->wide);
+      kr->line8 ((guint8 *) rf->wide, rf->pass->len, bp->w, bp->ps,
           rf->pass->step == CF_NL_MAX_ROW, (guint8 *) rf->tmp, row);
     }
     r->have[slot] = v;
@@ -595,40 +609,101 @@ has_row_code (int step)
   }
 }
 
-/* Whether channel c runs the current pass in 8-bit rows (byte_rows): an
- * 8-bit channel of one byte a pixel, from the frame to the output, a 3x3
- * or 5x5 median, a line or a column of up to CF_MAX_TAPS + 1 (a fused row
- * pass's too).  Twice the lanes of 16-bit rows, and no widening and
- * narrowing. */
-static gboolean
-takes_bytes (const CfNonlinCpu * self, const CfChannel * ch)
+/* The copied and filled channels, rows [y0, y1). */
+static void
+other_rows (const CfNonlinCpu * self, const CfChannel * ch, int y0, int y1)
+{
+  int x, y;
+
+  for (y = y0; y < y1; y++) {
+    const guint8 *s = self->in->data[ch->plane] + (gsize) y *
+        self->in->stride[ch->plane] + ch->offset;
+    guint8 *d = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    if (cf_sample_is_plain (ch, 1)) {
+      /* Alpha and other plain bytes without the general coding. */
+      const int ps = ch->pixel_stride;
+
+      if (ch->mode == CF_CHANNEL_FILL) {
+        for (x = 0; x < ch->width; x++)
+          d[(gsize) x * ps] = (guint8) ch->fill_value;
+      } else {
+        for (x = 0; x < ch->width; x++)
+          d[(gsize) x * ps] = s[(gsize) x * ps];
+      }
+      continue;
+    }
+    for (x = 0; x < ch->width; x++) {
+      gsize o = (gsize) x * ch->pixel_stride;
+
+      cf_sample_write (d + o, ch, ch->mode == CF_CHANNEL_FILL ?
+          ch->fill_value : cf_sample_read (s + o, ch));
+    }
+  }
+}
+
+/* Whether channel c runs the current pass in 8-bit rows (byte_rows): a
+ * plain 8-bit channel from the frame to the output, a 3x3 or 5x5 median,
+ * a line or a column of up to CF_MAX_TAPS + 1 (a fused row pass's too):
+ * twice the lanes of 16-bit rows, and no widening and narrowing.  The
+ * bytes a pixel (ps) then, or 0 when it does not.  A channel of several
+ * interleaved in a plane of 8-bit channels (RGBA, semi-planar chroma)
+ * runs with the others as whole pixels, every byte a lane: *leader (the
+ * plane's first filtered channel) makes them all. */
+static int
+takes_bytes (const CfNonlinCpu * self, int c, int *leader)
 {
   const CfNlPass *p = self->pass;
   const CfNlPass *first = self->row_pass ? self->row_pass : p;
   const CfSpec *spec = self->spec;
+  const CfLayout *l = self->layout;
+  const CfChannel *ch = &l->channels[c];
+  int ps = ch->pixel_stride, covered = 0, i;
 
-  if (!cf_sample_is_plain (ch, 1) || ch->pixel_stride != 1
-      || spec->kp.maxval != 255 || first->src != CF_NL_FRAME
-      || p->dst != CF_NL_OUT)
-    return FALSE;
+  if (!cf_sample_is_plain (ch, 1) || spec->kp.maxval != 255
+      || first->src != CF_NL_FRAME || p->dst != CF_NL_OUT || ps > 4)
+    return 0;
   switch (p->step) {
     case CF_NL_MEDIAN:
-      return (p->len == 3 || p->len == 5)
-          && spec->nl.rank == (p->len * p->len - 1) / 2;
+      if ((p->len != 3 && p->len != 5)
+          || spec->nl.rank != (p->len * p->len - 1) / 2)
+        return 0;
+      break;
     case CF_NL_MIN_ROW:
     case CF_NL_MAX_ROW:
     case CF_NL_MIN_COL:
     case CF_NL_MAX_COL:
-      return p->len <= CF_MAX_TAPS + 1;
+      if (p->len > CF_MAX_TAPS + 1)
+        return 0;
+      break;
     default:
-      return FALSE;
+      return 0;
   }
+  /* Every byte of the pixel one plain 8-bit channel's, all alike. */
+  *leader = -1;
+  for (i = 0; i < l->n_channels; i++) {
+    const CfChannel *o = &l->channels[i];
+
+    if (o->plane != ch->plane)
+      continue;
+    if (!cf_sample_is_plain (o, 1) || o->pixel_stride != ps
+        || o->width != ch->width || o->height != ch->height
+        || o->offset >= ps || (covered & (1 << o->offset)))
+      return 0;
+    covered |= 1 << o->offset;
+    if (o->mode == CF_CHANNEL_FILTER && *leader < 0)
+      *leader = i;
+  }
+  return covered == (1 << ps) - 1 ? ps : 0;
 }
 
-/* Rows [y0, y1) of channel c through the current pass in 8-bit rows,
- * written straight into the output frame. */
+/* Rows [y0, y1) of the plane of channel c through the current pass in
+ * 8-bit rows of ps-byte pixels, written straight into the output frame;
+ * the plane's channels not filtered then copied or filled over. */
 static void
-byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
+byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
+    int y0, int y1)
 {
   const CfSpec *spec = self->spec;
   const CfKernelParams *kp = &spec->kp;
@@ -637,14 +712,18 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   const Window win = window_of (&spec->nl, p);
   const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
   const guint8 *rows[CF_MAX_TAPS + 1];
+  const int wb = ch->width * ps;        /* bytes of a row of pixels */
+  const BytePlane bp = { self->in->data[ch->plane],
+    self->in->stride[ch->plane], ch->width, ch->height, ps
+  };
+  guint8 *const out0 = self->out->data[ch->plane];
+  const gsize out_stride = self->out->stride[ch->plane];
   RowFirst rf_, *rf;
-  Window rw = win;
-  CfNlImage im;
+  Window rw = win, carved;
   Carved cv;
   gboolean group;
-  int y, j;
+  int y, j, i;
 
-  image_of (self, c, CF_NL_FRAME, &im);
   rf = row_first (self, &rf_);
   /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
    * a ring of the rows they read together. */
@@ -652,7 +731,14 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
       && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
   if (group)
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-  carve (ps, &rw, ch->width, 1, rf, &cv);
+  /* Carved as 16-bit rows of wb samples (twice the bytes needed). */
+  carved = rw;
+  carved.kw = (rw.kw - 1) * ps + 1;
+  if (rf != NULL)
+    rf->win.kw = (rf->win.kw - 1) * ps + 1;
+  carve (ps_, &carved, wb, 1, rf, &cv);
+  if (rf != NULL)
+    rf->win = window_of (&spec->nl, self->row_pass);
   if (group) {
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
@@ -660,35 +746,39 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
       int t;
 
       for (t = 0; t < n; t++)
-        outs[t] = self->out->data[ch->plane] + (gsize) (y + t) *
-            self->out->stride[ch->plane] + ch->offset;
+        outs[t] = out0 + (gsize) (y + t) * out_stride;
       for (j = 0; j < win.kh + n - 1; j++)
-        rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &rw,
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &bp, &rw,
             y - win.ay + j, kp, rf);
       if (n == CF_NL_COL_GROUP) {
-        self->rows->column_group8 (rows, win.kh, ch->width, max,
-            (guint8 *) cv.line, outs);
+        self->rows->column_group8 (rows, win.kh, wb, max, (guint8 *) cv.line,
+            outs);
       } else {
         for (t = 0; t < n; t++)
-          self->rows->column8 (rows + t, win.kh, ch->width, max, outs[t]);
+          self->rows->column8 (rows + t, win.kh, wb, max, outs[t]);
       }
     }
-    return;
-  }
-  for (y = y0; y < y1; y++) {
-    guint8 *out = self->out->data[ch->plane] + (gsize) y *
-        self->out->stride[ch->plane] + ch->offset;
+  } else {
+    for (y = y0; y < y1; y++) {
+      guint8 *out = out0 + (gsize) y * out_stride;
 
-    for (j = 0; j < win.kh; j++)
-      rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &win,
-          y - win.ay + j, kp, rf);
-    if (p->step == CF_NL_MEDIAN)
-      self->rows->median8 (rows, p->len, ch->width, out);
-    else if (win.kh == 1)
-      self->rows->line8 (rows[0], win.kw, ch->width, max, (guint8 *) cv.tmp,
-          out);
-    else
-      self->rows->column8 (rows, win.kh, ch->width, max, out);
+      for (j = 0; j < win.kh; j++)
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &bp, &win,
+            y - win.ay + j, kp, rf);
+      if (p->step == CF_NL_MEDIAN)
+        self->rows->median8 (rows, p->len, ch->width, ps, out);
+      else if (win.kh == 1)
+        self->rows->line8 (rows[0], win.kw, ch->width, ps, max,
+            (guint8 *) cv.tmp, out);
+      else
+        self->rows->column8 (rows, win.kh, wb, max, out);
+    }
+  }
+  for (i = 0; i < self->layout->n_channels; i++) {
+    const CfChannel *o = &self->layout->channels[i];
+
+    if (o->plane == ch->plane && o->mode != CF_CHANNEL_FILTER)
+      other_rows (self, o, y0, y1);
   }
 }
 
@@ -707,9 +797,12 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   int n_images = 1, own = 0, w = ch->width, x, y, j, i;
   Carved cv;
   RowFirst rf_, *rf = NULL;
+  int bytes, leader;
 
-  if (takes_bytes (self, ch)) {
-    byte_rows (self, ps, c, y0, y1);
+  if ((bytes = takes_bytes (self, c, &leader)) > 0) {
+    /* The plane's leader makes every channel of it. */
+    if (leader == c)
+      byte_rows (self, ps, c, bytes, y0, y1);
     return;
   }
   if (!has_row_code (p->step)) {
@@ -846,27 +939,6 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   }
 }
 
-/* The copied and filled channels, rows [y0, y1). */
-static void
-other_rows (const CfNonlinCpu * self, const CfChannel * ch, int y0, int y1)
-{
-  int x, y;
-
-  for (y = y0; y < y1; y++) {
-    const guint8 *s = self->in->data[ch->plane] + (gsize) y *
-        self->in->stride[ch->plane] + ch->offset;
-    guint8 *d = self->out->data[ch->plane] + (gsize) y *
-        self->out->stride[ch->plane] + ch->offset;
-
-    for (x = 0; x < ch->width; x++) {
-      gsize o = (gsize) x * ch->pixel_stride;
-
-      cf_sample_write (d + o, ch, ch->mode == CF_CHANNEL_FILL ?
-          ch->fill_value : cf_sample_read (s + o, ch));
-    }
-  }
-}
-
 /* Part `index`: the same band of rows of every channel, so the channels
  * sharing a word (RGB10A2) are written by one thread. */
 static void
@@ -874,7 +946,7 @@ run_part (gpointer data, int index, int n_parts)
 {
   CfNonlinCpu *self = data;
   const CfLayout *layout = self->layout;
-  int c;
+  int c, leader;
 
   for (c = 0; c < layout->n_channels; c++) {
     const CfChannel *ch = &layout->channels[c];
@@ -885,8 +957,9 @@ run_part (gpointer data, int index, int n_parts)
       continue;
     if (ch->mode == CF_CHANNEL_FILTER)
       pass_rows (self, &self->parts[index], c, y0, y1);
-    else if (self->pass->dst == CF_NL_OUT)
-      other_rows (self, ch, y0, y1);
+    else if (self->pass->dst == CF_NL_OUT && (takes_bytes (self, c,
+                &leader) == 0 || leader < 0))
+      other_rows (self, ch, y0, y1);    /* else byte_rows writes it */
   }
 }
 

@@ -79,26 +79,29 @@ NAME (column) (const T * const *rows, int n, int w, int max,
   }
 }
 
-/* Lines of 2 and 3 in one pass; up to 255 by doubling: the min (max) of spans of 2, 4, 8 ...
- * samples, each a vectorised pass over the previous, then of two spans
- * overlapping to cover len (log2 (len) + 1 passes).  Longer ones by van
- * Herk / Gil-Werman: prefixes and suffixes within blocks of len, three
- * (scalar) operations a sample whatever len. */
+/* Lines of 2 and 3 in one pass; up to 255 by doubling: the min (max) of
+ * spans of 2, 4, 8 ... samples, each a vectorised pass over the previous,
+ * then of two spans overlapping to cover len (log2 (len) + 1 passes).
+ * Longer ones by van Herk / Gil-Werman: prefixes and suffixes within
+ * blocks of len, three (scalar) operations a sample whatever len.  ps
+ * samples a pixel (interleaved channels, each its own line): the
+ * neighbour ps samples on, every sample of the row a lane. */
 static void
-NAME (line) (const T * row, int len, int w, int max, T * tmp, T * out)
+NAME (line) (const T * row, int len, int w, int ps, int max, T * tmp,
+    T * out)
 {
   const int n = w + len - 1;
-  T *g = tmp, *h = tmp + n;
-  int x, b;
+  T *g = tmp, *h = tmp + n * ps;
+  int x, b, c;
 
   if (len <= 3) {
-    const T *r1 = row + MIN (1, len - 1), *r2 = row + len - 1;
+    const T *r1 = row + MIN (1, len - 1) * ps, *r2 = row + (len - 1) * ps;
 
     if (max) {
-      for (x = 0; x < w; x++)
+      for (x = 0; x < w * ps; x++)
         out[x] = MAX (MAX (row[x], r1[x]), r2[x]);
     } else {
-      for (x = 0; x < w; x++)
+      for (x = 0; x < w * ps; x++)
         out[x] = MIN (MIN (row[x], r1[x]), r2[x]);
     }
     return;
@@ -108,47 +111,63 @@ NAME (line) (const T * row, int len, int w, int max, T * tmp, T * out)
     T *dst = tmp;
     int span = 1;
 
-    /* src[x] = the span samples from x, for x <= n - span. */
+    /* src[x] = the span samples from x, for x <= n - span (pixels). */
     while (2 * span <= len) {
-      const int m = n - 2 * span + 1;
+      const int m = (n - 2 * span + 1) * ps;
+      const T *far = src + span * ps;
 
       if (max) {
         for (x = 0; x < m; x++)
-          dst[x] = MAX (src[x], src[x + span]);
+          dst[x] = MAX (src[x], far[x]);
       } else {
         for (x = 0; x < m; x++)
-          dst[x] = MIN (src[x], src[x + span]);
+          dst[x] = MIN (src[x], far[x]);
       }
       src = dst;
-      dst = dst == tmp ? tmp + n : tmp;
+      dst = dst == tmp ? tmp + n * ps : tmp;
       span *= 2;
     }
-    if (max) {
-      for (x = 0; x < w; x++)
-        out[x] = MAX (src[x], src[x + len - span]);
-    } else {
-      for (x = 0; x < w; x++)
-        out[x] = MIN (src[x], src[x + len - span]);
+    {
+      const T *far = src + (len - span) * ps;
+
+      if (max) {
+        for (x = 0; x < w * ps; x++)
+          out[x] = MAX (src[x], far[x]);
+      } else {
+        for (x = 0; x < w * ps; x++)
+          out[x] = MIN (src[x], far[x]);
+      }
     }
     return;
   }
-  for (b = 0; b < n; b += len) {
-    const int e = MIN (b + len, n);
+  for (c = 0; c < ps; c++) {
+    const T *r = row + c;
+    T *gc = g + c, *hc = h + c;
 
-    g[b] = row[b];
-    for (x = b + 1; x < e; x++)
-      g[x] = max ? MAX (g[x - 1], row[x]) : MIN (g[x - 1], row[x]);
-    h[e - 1] = row[e - 1];
-    for (x = e - 2; x >= b; x--)
-      h[x] = max ? MAX (h[x + 1], row[x]) : MIN (h[x + 1], row[x]);
+    for (b = 0; b < n; b += len) {
+      const int e = MIN (b + len, n);
+
+      gc[b * ps] = r[b * ps];
+      for (x = b + 1; x < e; x++)
+        gc[x * ps] = max ? MAX (gc[(x - 1) * ps], r[x * ps]) :
+            MIN (gc[(x - 1) * ps], r[x * ps]);
+      hc[(e - 1) * ps] = r[(e - 1) * ps];
+      for (x = e - 2; x >= b; x--)
+        hc[x * ps] = max ? MAX (hc[(x + 1) * ps], r[x * ps]) :
+            MIN (hc[(x + 1) * ps], r[x * ps]);
+    }
   }
   /* [x, x + len - 1] is the suffix of x's block and the prefix of the
    * next one up to x + len - 1. */
-  if (max) {
-    for (x = 0; x < w; x++)
-      out[x] = MAX (h[x], g[x + len - 1]);
-  } else {
-    for (x = 0; x < w; x++)
-      out[x] = MIN (h[x], g[x + len - 1]);
+  {
+    const T *far = g + (len - 1) * ps;
+
+    if (max) {
+      for (x = 0; x < w * ps; x++)
+        out[x] = MAX (h[x], far[x]);
+    } else {
+      for (x = 0; x < w * ps; x++)
+        out[x] = MIN (h[x], far[x]);
+    }
   }
 }

@@ -32,23 +32,32 @@ cswap (guint16 * restrict a, guint16 * restrict b, int n)
   }
 }
 
+/* The most samples a pixel of the 8-bit medians (interleaved channels,
+ * each its own median: the neighbour ps samples on). */
+#define MAX_PS 4
+
 /* 3 x 3: each column of three sorted once (shared by the three windows
  * holding it); the median is the median of the largest column minimum,
  * the median of the column medians and the smallest column maximum.
- * Defined for 8-bit samples (twice the lanes) and 16-bit ones. */
+ * Defined for 8-bit samples (twice the lanes) and 16-bit ones; w pixels
+ * of ps samples. */
 #define DEFINE_MEDIAN3(TI, T, name)                                     \
 static void                                                             \
-name (const TI * const *rows, int w, TI * restrict out)                 \
+name (const TI * const *rows, int w, int ps, TI * restrict out)         \
 {                                                                       \
-  T lo[CHUNK + 2], mid[CHUNK + 2], hi[CHUNK + 2];                       \
+  T lo[CHUNK + 2 * MAX_PS], mid[CHUNK + 2 * MAX_PS];                    \
+  T hi[CHUNK + 2 * MAX_PS];                                             \
   int x0, x;                                                            \
                                                                         \
+  w *= ps;                                                              \
   for (x0 = 0; x0 < w; x0 += CHUNK) {                                   \
     const int n = MIN (CHUNK, w - x0);                                  \
     const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0;                    \
     const TI *r2 = rows[2] + x0;                                        \
+    const T *lo1 = lo + ps, *lo2 = lo + 2 * ps, *mid1 = mid + ps;       \
+    const T *mid2 = mid + 2 * ps, *hi1 = hi + ps, *hi2 = hi + 2 * ps;   \
                                                                         \
-    for (x = 0; x < n + 2; x++) {                                       \
+    for (x = 0; x < n + 2 * ps; x++) {                                  \
       const T a = (T) r0[x], b = (T) r1[x], c = (T) r2[x];              \
       const T l = MIN (a, b), h = MAX (a, b);                           \
                                                                         \
@@ -57,11 +66,11 @@ name (const TI * const *rows, int w, TI * restrict out)                 \
       mid[x] = MAX (l, MIN (h, c));                                     \
     }                                                                   \
     for (x = 0; x < n; x++) {                                           \
-      const T a = MAX (MAX (lo[x], lo[x + 1]), lo[x + 2]);              \
-      const T c = MIN (MIN (hi[x], hi[x + 1]), hi[x + 2]);              \
-      const T l = MIN (mid[x], mid[x + 1]);                             \
-      const T h = MAX (mid[x], mid[x + 1]);                             \
-      const T b = MAX (l, MIN (h, mid[x + 2]));                         \
+      const T a = MAX (MAX (lo[x], lo1[x]), lo2[x]);                    \
+      const T c = MIN (MIN (hi[x], hi1[x]), hi2[x]);                    \
+      const T l = MIN (mid[x], mid1[x]);                                \
+      const T h = MAX (mid[x], mid1[x]);                                \
+      const T b = MAX (l, MIN (h, mid2[x]));                            \
       const T l2 = MIN (a, b), h2 = MAX (a, b);                         \
                                                                         \
       out[x0 + x] = MAX (l2, MIN (h2, c));                              \
@@ -83,17 +92,18 @@ DEFINE_MEDIAN3 (guint8, guint8, median3_8);
 
 #define DEFINE_MEDIAN5(TI, T, name)                                     \
 static void                                                             \
-name (const TI * const *rows, int w, TI * restrict out)                 \
+name (const TI * const *rows, int w, int ps, TI * restrict out)         \
 {                                                                       \
-  T cols[5][MED5_CHUNK + 4], pairs[10][MED5_CHUNK + 3];                 \
+  T cols[5][MED5_CHUNK + 4 * MAX_PS], pairs[10][MED5_CHUNK + 3 * MAX_PS]; \
   int x0, x, j;                                                         \
                                                                         \
+  w *= ps;                                                              \
   for (x0 = 0; x0 < w; x0 += MED5_CHUNK) {                              \
     const int n = MIN (MED5_CHUNK, w - x0);                             \
     const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0,                    \
         *r2 = rows[2] + x0, *r3 = rows[3] + x0, *r4 = rows[4] + x0;     \
                                                                         \
-    for (x = 0; x < n + 4; x++) {                                       \
+    for (x = 0; x < n + 4 * ps; x++) {                                  \
       T a[5], s[5];                                                     \
                                                                         \
       a[0] = (T) r0[x];                                                 \
@@ -105,12 +115,12 @@ name (const TI * const *rows, int w, TI * restrict out)                 \
       for (j = 0; j < 5; j++)                                           \
         cols[j][x] = s[j];                                              \
     }                                                                   \
-    for (x = 0; x < n + 3; x++) {                                       \
+    for (x = 0; x < n + 3 * ps; x++) {                                  \
       T a[5], b[5], m[10];                                              \
                                                                         \
       for (j = 0; j < 5; j++) {                                         \
         a[j] = cols[j][x];                                              \
-        b[j] = cols[j][x + 1];                                          \
+        b[j] = cols[j][x + ps];                                         \
       }                                                                 \
       CF_MED5_PAIR (T, a, b, m);                                        \
       for (j = 0; j < 10; j++)                                          \
@@ -121,10 +131,10 @@ name (const TI * const *rows, int w, TI * restrict out)                 \
                                                                         \
       for (j = 0; j < 10; j++) {                                        \
         m[j] = pairs[j][x];                                             \
-        p[j] = pairs[j][x + 2];                                         \
+        p[j] = pairs[j][x + 2 * ps];                                    \
       }                                                                 \
       for (j = 0; j < 5; j++)                                           \
-        e[j] = cols[j][x + 4];                                          \
+        e[j] = cols[j][x + 4 * ps];                                     \
       CF_MED5_FINAL (T, m, p, e, med);                                  \
       out[x0 + x] = med;                                                \
     }                                                                   \
@@ -137,12 +147,12 @@ DEFINE_MEDIAN5 (guint8, guint8, median5_8);
 
 /* The 3x3 and 5x5 medians of 8-bit rows into 8-bit samples. */
 static void
-median8 (const guint8 * const *rows, int k, int w, guint8 * out)
+median8 (const guint8 * const *rows, int k, int w, int ps, guint8 * out)
 {
   if (k == 3)
-    median3_8 (rows, w, out);
+    median3_8 (rows, w, ps, out);
   else
-    median5_8 (rows, w, out);
+    median5_8 (rows, w, ps, out);
 }
 
 /* k x k, k odd up to CF_NL_ROWS_MAX_NETWORK: forgetful selection, lane by
@@ -160,16 +170,16 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
 
   if (k == 3) {
     if (bytes)
-      median3_bytes (rows, w, out);
+      median3_bytes (rows, w, 1, out);
     else
-      median3_words (rows, w, out);
+      median3_words (rows, w, 1, out);
     return;
   }
   if (k == 5) {
     if (bytes)
-      median5_bytes (rows, w, out);
+      median5_bytes (rows, w, 1, out);
     else
-      median5_words (rows, w, out);
+      median5_words (rows, w, 1, out);
     return;
   }
   for (x0 = 0; x0 < w; x0 += CHUNK) {
@@ -475,7 +485,15 @@ narrow (const guint16 * restrict v, int w, int ps, int bytes,
   }
 }
 
+/* The 16-bit rows' line: one sample a pixel. */
+static void
+line16 (const guint16 * row, int len, int w, int max, guint16 * tmp,
+    guint16 * out)
+{
+  line (row, len, w, 1, max, tmp, out);
+}
+
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
-  median_any, accumulate, column, column_group, line, median8, column8,
+  median_any, accumulate, column, column_group, line16, median8, column8,
   column_group8, line8, bilateral8, widen, narrow
 };

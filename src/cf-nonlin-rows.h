@@ -44,14 +44,18 @@ typedef struct
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
   /* median, column and line over 8-bit rows into 8-bit samples (median
-   * for k 3 and 5). */
-  void (*median8) (const guint8 * const *rows, int k, int w, guint8 * out);
+   * for k 3 and 5); median8 and line8 over w pixels of ps samples
+   * (interleaved channels, 1 <= ps <= 4), each sample a lane whose
+   * neighbour is ps samples on: rows of (w + k - 1) ps samples, out of w
+   * ps, tmp of 2 (w + len - 1) ps. */
+  void (*median8) (const guint8 * const *rows, int k, int w, int ps,
+      guint8 * out);
   void (*column8) (const guint8 * const *rows, int n, int w, int max,
       guint8 * out);
   void (*column_group8) (const guint8 * const *rows, int kh, int w, int max,
       guint8 * tmp, guint8 * const *outs);
-  void (*line8) (const guint8 * row, int len, int w, int max, guint8 * tmp,
-      guint8 * out);
+  void (*line8) (const guint8 * row, int len, int w, int ps, int max,
+      guint8 * tmp, guint8 * out);
   /* The bilateral of n colours (n 1, or 3 with the L1 colour distance)
    * of 8-bit samples, all n outputs: outs[c][x] = the sum of wt *
    * taps[c * n_offsets + k][x] over the sum of wt, rounded half up, wt =

@@ -78,7 +78,7 @@ test_median (void)
             b8[i] = (guint8) buf[i];
           for (j = 0; j < k; j++)
             rows8[j] = b8 + j * pitch;
-          v[vi]->median8 (rows8, k, w, o8);
+          v[vi]->median8 (rows8, k, w, 1, o8);
           for (x = 0; x < w; x++)
             if (o8[x] != out[x])
               g_error ("variant %d median8 %dx%d width %d: x %d is %d, not "
@@ -97,6 +97,82 @@ test_median (void)
         }
         g_free (buf);
         g_free (out);
+      }
+  g_rand_free (rand);
+}
+
+/* median8 and line8 over interleaved pixels of ps bytes (RGBA, RGB,
+ * semi-planar chroma): each byte of the pixel its own channel, by the
+ * definition, at odd widths, below a vector and past a chunk. */
+static void
+test_interleaved (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, ps, wi, k, len, max;
+  static const int widths[] = { 1, 2, 5, 13, 33, 131, 257, 700 };
+  static const int lens[] = { 2, 3, 4, 7, 15, 16, 31, 255, 256, 300 };
+  GRand *rand = g_rand_new_with_seed (59);
+
+  for (vi = 0; vi < nv; vi++)
+    for (ps = 2; ps <= 4; ps++)
+      for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+        const int w = widths[wi];
+
+        for (k = 3; k <= 5; k += 2) {
+          const int pitch = (w + k - 1) * ps;
+          guint8 *buf = g_new (guint8, pitch * k), *out = g_new (guint8,
+              w * ps);
+          const guint8 *rows[5];
+          int x, c, i, j;
+
+          for (i = 0; i < pitch * k; i++)
+            buf[i] = (guint8) g_rand_int_range (rand, 0, wi % 2 ? 4 : 256);
+          for (j = 0; j < k; j++)
+            rows[j] = buf + j * pitch;
+          v[vi]->median8 (rows, k, w, ps, out);
+          for (x = 0; x < w; x++)
+            for (c = 0; c < ps; c++) {
+              guint16 win[25];
+
+              for (j = 0; j < k; j++)
+                for (i = 0; i < k; i++)
+                  win[j * k + i] = rows[j][(x + i) * ps + c];
+              qsort (win, k * k, sizeof (guint16), cmp_u16);
+              if (out[x * ps + c] != win[k * k / 2])
+                g_error ("variant %d median8 %dx%d of %d-byte pixels, width "
+                    "%d: x %d byte %d is %d, not %d", vi, k, k, ps, w, x, c,
+                    out[x * ps + c], win[k * k / 2]);
+            }
+          g_free (buf);
+          g_free (out);
+        }
+        for (len = 0; len < (int) G_N_ELEMENTS (lens); len++)
+          for (max = 0; max <= 1; max++) {
+            const int l = lens[len], n = (w + l - 1) * ps;
+            guint8 *row = g_new (guint8, n), *tmp = g_new (guint8, 2 * n);
+            guint8 *out = g_new (guint8, w * ps);
+            int x, c, i;
+
+            for (i = 0; i < n; i++)
+              row[i] = (guint8) g_rand_int_range (rand, 0, 256);
+            v[vi]->line8 (row, l, w, ps, max, tmp, out);
+            for (x = 0; x < w; x++)
+              for (c = 0; c < ps; c++) {
+                int m = row[x * ps + c];
+
+                for (i = 1; i < l; i++)
+                  m = max ? MAX (m, row[(x + i) * ps + c]) :
+                      MIN (m, row[(x + i) * ps + c]);
+                if (out[x * ps + c] != m)
+                  g_error ("variant %d line8 %s of %d, %d-byte pixels, "
+                      "width %d: x %d byte %d is %d, not %d", vi,
+                      max ? "max" : "min", l, ps, w, x, c, out[x * ps + c],
+                      m);
+              }
+            g_free (row);
+            g_free (tmp);
+            g_free (out);
+          }
       }
   g_rand_free (rand);
 }
@@ -330,7 +406,7 @@ test_line (void)
 
           for (x = 0; x < n; x++)
             r8[x] = (guint8) (row[x] &= 0xff);
-          v[vi]->line8 (r8, len, w, max, t8, o8);
+          v[vi]->line8 (r8, len, w, 1, max, t8, o8);
           for (x = 0; x < w; x++)
             out[x] = o8[x];
           g_free (r8);
@@ -370,5 +446,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nonlin-rows/column-group", test_column_group);
   g_test_add_func ("/nonlin-rows/line", test_line);
   g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
+  g_test_add_func ("/nonlin-rows/interleaved", test_interleaved);
   return g_test_run ();
 }
