@@ -698,6 +698,57 @@ takes_bytes (const CfNonlinCpu * self, int c, int *leader)
   return covered == (1 << ps) - 1 ? ps : 0;
 }
 
+/* The bytes of byte_rows' output of the plane's channels not filtered:
+ * copied from the input or filled, through masks of whole pixels
+ * (blend8). */
+typedef struct
+{
+  guint8 keep[CF_NL_BLEND_PERIOD], take[CF_NL_BLEND_PERIOD];
+  guint8 fill[CF_NL_BLEND_PERIOD];
+  gboolean any;
+} Restore;
+
+static void
+restore_init (const CfLayout * l, const CfChannel * ch, int ps, Restore * r)
+{
+  int i, b;
+
+  memset (r->keep, 0xff, sizeof (r->keep));
+  memset (r->take, 0, sizeof (r->take));
+  memset (r->fill, 0, sizeof (r->fill));
+  r->any = FALSE;
+  for (i = 0; i < l->n_channels; i++) {
+    const CfChannel *o = &l->channels[i];
+
+    if (o->plane != ch->plane || o->mode == CF_CHANNEL_FILTER)
+      continue;
+    for (b = o->offset; b < CF_NL_BLEND_PERIOD; b += ps) {
+      r->keep[b] = 0;
+      if (o->mode == CF_CHANNEL_FILL)
+        r->fill[b] = (guint8) o->fill_value;
+      else
+        r->take[b] = 0xff;
+    }
+    r->any = TRUE;
+  }
+}
+
+/* Rows [y0, y1). */
+static void
+restore_rows (const CfNonlinCpu * self, const CfChannel * ch, int ps,
+    const Restore * r, int y0, int y1)
+{
+  int y;
+
+  if (!r->any)
+    return;
+  for (y = y0; y < y1; y++)
+    self->rows->blend8 (self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane], self->in->data[ch->plane] +
+        (gsize) y * self->in->stride[ch->plane], ch->width * ps, r->keep,
+        r->take, r->fill);
+}
+
 /* Rows [y0, y1) of the plane of channel c through the current pass in
  * 8-bit rows of ps-byte pixels, written straight into the output frame;
  * the plane's channels not filtered then copied or filled over. */
@@ -721,9 +772,11 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
   RowFirst rf_, *rf;
   Window rw = win, carved;
   Carved cv;
+  Restore restore;
   gboolean group;
-  int y, j, i;
+  int y, j;
 
+  restore_init (self->layout, ch, ps, &restore);
   rf = row_first (self, &rf_);
   /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
    * a ring of the rows they read together. */
@@ -757,6 +810,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
         for (t = 0; t < n; t++)
           self->rows->column8 (rows + t, win.kh, wb, max, outs[t]);
       }
+      restore_rows (self, ch, ps, &restore, y, y + n);
     }
   } else {
     for (y = y0; y < y1; y++) {
@@ -772,13 +826,8 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
             (guint8 *) cv.tmp, out);
       else
         self->rows->column8 (rows, win.kh, wb, max, out);
+      restore_rows (self, ch, ps, &restore, y, y + 1);
     }
-  }
-  for (i = 0; i < self->layout->n_channels; i++) {
-    const CfChannel *o = &self->layout->channels[i];
-
-    if (o->plane == ch->plane && o->mode != CF_CHANNEL_FILTER)
-      other_rows (self, o, y0, y1);
   }
 }
 

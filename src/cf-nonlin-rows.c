@@ -41,17 +41,17 @@ cswap (guint16 * restrict a, guint16 * restrict b, int n)
  * the median of the column medians and the smallest column maximum.
  * Defined for 8-bit samples (twice the lanes) and 16-bit ones; w pixels
  * of ps samples. */
-#define DEFINE_MEDIAN3(TI, T, name)                                     \
+#define DEFINE_MEDIAN3(TI, T, name, CH)                                 \
 static void                                                             \
 name (const TI * const *rows, int w, int ps, TI * restrict out)         \
 {                                                                       \
-  T lo[CHUNK + 2 * MAX_PS], mid[CHUNK + 2 * MAX_PS];                    \
-  T hi[CHUNK + 2 * MAX_PS];                                             \
+  T lo[CH + 2 * MAX_PS], mid[CH + 2 * MAX_PS];                          \
+  T hi[CH + 2 * MAX_PS];                                                \
   int x0, x;                                                            \
                                                                         \
   w *= ps;                                                              \
-  for (x0 = 0; x0 < w; x0 += CHUNK) {                                   \
-    const int n = MIN (CHUNK, w - x0);                                  \
+  for (x0 = 0; x0 < w; x0 += CH) {                                      \
+    const int n = MIN (CH, w - x0);                                     \
     const TI *r0 = rows[0] + x0, *r1 = rows[1] + x0;                    \
     const TI *r2 = rows[2] + x0;                                        \
     const T *lo1 = lo + ps, *lo2 = lo + 2 * ps, *mid1 = mid + ps;       \
@@ -78,9 +78,10 @@ name (const TI * const *rows, int w, int ps, TI * restrict out)         \
   }                                                                     \
 }
 
-DEFINE_MEDIAN3 (guint16, guint8, median3_bytes);
-DEFINE_MEDIAN3 (guint16, guint16, median3_words);
-DEFINE_MEDIAN3 (guint8, guint8, median3_8);
+/* Chunks of outputs (samples) whose columns stay in L1. */
+DEFINE_MEDIAN3 (guint16, guint8, median3_bytes, CHUNK);
+DEFINE_MEDIAN3 (guint16, guint16, median3_words, CHUNK);
+DEFINE_MEDIAN3 (guint8, guint8, median3_8, 1024);
 
 /* 5 x 5, the comparators of cf-nonlin-med5.h over a chunk of outputs,
  * each stage a loop gcc vectorises over whole rows (32 8-bit or 16 16-bit
@@ -443,6 +444,20 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 #endif
 }
 
+static void
+blend8 (guint8 * restrict d, const guint8 * restrict s, int n,
+    const guint8 * restrict keep, const guint8 * restrict take,
+    const guint8 * restrict fill)
+{
+  int x = 0, i;
+
+  for (; x + CF_NL_BLEND_PERIOD <= n; x += CF_NL_BLEND_PERIOD)
+    for (i = 0; i < CF_NL_BLEND_PERIOD; i++)
+      d[x + i] = (d[x + i] & keep[i]) | (s[x + i] & take[i]) | fill[i];
+  for (i = 0; x < n; x++, i++)
+    d[x] = (d[x] & keep[i]) | (s[x] & take[i]) | fill[i];
+}
+
 /* Plain samples in and out of the 16-bit rows: packed ones (GRAY8,
  * GRAY16, planar) as straight copies, interleaved ones strided. */
 static void
@@ -495,5 +510,5 @@ line16 (const guint16 * row, int len, int w, int max, guint16 * tmp,
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
   median_any, accumulate, column, column_group, line16, median8, column8,
-  column_group8, line8, bilateral8, widen, narrow
+  column_group8, line8, bilateral8, blend8, widen, narrow
 };

@@ -20,6 +20,9 @@ G_BEGIN_DECLS
  * samples. */
 #define CF_NL_BILATERAL8_RANGE (3 * 255 + 1)
 
+/* blend8's period: whole pixels of 1 to 4 bytes, and whole vectors. */
+#define CF_NL_BLEND_PERIOD 96
+
 /* Output rows a column_group makes together. */
 #define CF_NL_COL_GROUP 8
 
@@ -66,6 +69,11 @@ typedef struct
   void (*bilateral8) (const guint16 * const *taps,
       const guint16 * const *centre, int n, const int *space, int n_offsets,
       const int *range, int w, guint16 * const *outs);
+  /* d[x] = (d[x] & keep[i]) | (s[x] & take[i]) | fill[i] for x < n, i =
+   * x mod CF_NL_BLEND_PERIOD: the copied and filled channels of
+   * interleaved pixels over the filtered ones'. */
+  void (*blend8) (guint8 * d, const guint8 * s, int n, const guint8 * keep,
+      const guint8 * take, const guint8 * fill);
   /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
   void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
   /* The plain `bytes`-byte sample at d + x * ps = v[x]. */
