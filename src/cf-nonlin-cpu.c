@@ -267,17 +267,15 @@ expand_row8 (const BytePlane * bp, const Window * win, int v,
   row = bp->data + y * bp->stride;
   memcpy (dst + win->ax * ps, row, (gsize) w * ps);
   for (e = 0; e < n; e++) {
-    int bx;
+    int bx, b;
 
     if (e == win->ax)
       e += w;                   /* done above */
     if (e >= n)
       break;
     bx = cf_border_index (e - win->ax, w, kp->border);
-    if (bx < 0)
-      memset (dst + e * ps, kp->border_value, ps);
-    else
-      memcpy (dst + e * ps, row + bx * ps, ps);
+    for (b = 0; b < ps; b++)
+      dst[e * ps + b] = bx < 0 ? kp->border_value : row[bx * ps + b];
   }
 }
 

@@ -21,29 +21,48 @@ NAME (accumulate) (T * restrict acc, const T * restrict r, int w, int max)
   }
 }
 
+/* out[x] = min (max) of a[x] and b[x]. */
+static void
+NAME (pair) (T * restrict out, const T * a, const T * b, int w, int max)
+{
+  int x;
+
+  if (max) {
+    for (x = 0; x < w; x++)
+      out[x] = MAX (a[x], b[x]);
+  } else {
+    for (x = 0; x < w; x++)
+      out[x] = MIN (a[x], b[x]);
+  }
+}
+
 /* Outputs t = 0 .. CF_NL_COL_GROUP - 1 of a column of kh >= CF_NL_COL_GROUP
  * rows into outs[t], output t the min (max) of r[t .. t + kh - 1]: the rows
  * all of them read, r[CF_NL_COL_GROUP - 1 .. kh - 1], once, then prefixes
  * past them and suffixes before them (van Herk / Gil-Werman within the
- * group): about kh / 8 + 2 row operations an output row. */
+ * group): about kh / 8 + 2 row operations an output row, each of two
+ * rows into a third (no copies). */
 static void
 NAME (column_group) (const T * const *r, int kh, int w, int max, T * tmp,
     T * const *outs)
 {
   const int g = CF_NL_COL_GROUP;
-  const gsize bytes = w * sizeof (T);
   int t, j;
 
-  memcpy (outs[0], r[g - 1], bytes);
-  for (j = g; j < kh; j++)
+  if (kh > g)
+    NAME (pair) (outs[0], r[g - 1], r[g], w, max);
+  else
+    memcpy (outs[0], r[g - 1], w * sizeof (T));
+  for (j = g + 1; j < kh; j++)
     NAME (accumulate) (outs[0], r[j], w, max);
-  for (t = 1; t < g; t++) {
-    memcpy (outs[t], outs[t - 1], bytes);
-    NAME (accumulate) (outs[t], r[kh + t - 1], w, max);
-  }
-  memcpy (tmp, r[g - 2], bytes);
-  for (t = g - 2; t >= 0; t--) {
-    if (t < g - 2)
+  for (t = 1; t < g; t++)
+    NAME (pair) (outs[t], outs[t - 1], r[kh + t - 1], w, max);
+  /* tmp = min (max) of r[t .. g - 2], from t = g - 3 down. */
+  NAME (accumulate) (outs[g - 2], r[g - 2], w, max);
+  for (t = g - 3; t >= 0; t--) {
+    if (t == g - 3)
+      NAME (pair) (tmp, r[g - 2], r[g - 3], w, max);
+    else
       NAME (accumulate) (tmp, r[t], w, max);
     NAME (accumulate) (outs[t], tmp, w, max);
   }
