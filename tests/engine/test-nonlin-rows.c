@@ -177,6 +177,50 @@ test_interleaved (void)
   g_rand_free (rand);
 }
 
+/* blend8: the copied and filled bytes of interleaved pixels (an RGBA
+ * alpha copied, a chroma filled) over the filtered ones, by the
+ * definition, below a period (96 bytes), at one and past it. */
+static void
+test_blend (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, ni;
+  static const int lens[] = { 1, 7, 95, 96, 97, 300, 7681 };
+  GRand *rand = g_rand_new_with_seed (61);
+
+  for (vi = 0; vi < nv; vi++)
+    for (ni = 0; ni < (int) G_N_ELEMENTS (lens); ni++) {
+      const int n = lens[ni], ps = 2 + ni % 3;
+      guint8 keep[CF_NL_BLEND_PERIOD], take[CF_NL_BLEND_PERIOD];
+      guint8 fill[CF_NL_BLEND_PERIOD];
+      guint8 *d = g_new (guint8, n), *s = g_new (guint8, n);
+      guint8 *want = g_new (guint8, n);
+      int x, i;
+
+      /* byte 0 of each pixel copied, byte ps - 1 filled with 128 + ni */
+      for (i = 0; i < CF_NL_BLEND_PERIOD; i++) {
+        keep[i] = i % ps == 0 || i % ps == ps - 1 ? 0 : 0xff;
+        take[i] = i % ps == 0 ? 0xff : 0;
+        fill[i] = i % ps == ps - 1 ? (guint8) (128 + ni) : 0;
+      }
+      for (x = 0; x < n; x++) {
+        d[x] = (guint8) g_rand_int_range (rand, 0, 256);
+        s[x] = (guint8) g_rand_int_range (rand, 0, 256);
+        want[x] = x % ps == 0 ? s[x] : x % ps == ps - 1 ?
+            (guint8) (128 + ni) : d[x];
+      }
+      v[vi]->blend8 (d, s, n, keep, take, fill);
+      for (x = 0; x < n; x++)
+        if (d[x] != want[x])
+          g_error ("variant %d blend8 of %d bytes, %d-byte pixels: byte %d "
+              "is %d, not %d", vi, n, ps, x, d[x], want[x]);
+      g_free (d);
+      g_free (s);
+      g_free (want);
+    }
+  g_rand_free (rand);
+}
+
 /* column: every count of rows (three at once, pairs, one left over) at
  * widths below and past a vector. */
 static void
@@ -447,5 +491,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nonlin-rows/line", test_line);
   g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
   g_test_add_func ("/nonlin-rows/interleaved", test_interleaved);
+  g_test_add_func ("/nonlin-rows/blend", test_blend);
   return g_test_run ();
 }
