@@ -249,7 +249,26 @@ typedef struct
   const guint8 *data;           /* the plane's first row */
   gsize stride;
   int w, h, ps;
+  /* The pixel each border pixel of an expanded row copies (-1: the
+   * border value), for the expanding window (byte_plane_border): left
+   * of the row, then right of it. */
+  int border[2 * CF_MAX_TAPS + 2];
 } BytePlane;
+
+/* bp->border for expanding by win: once, not every row. */
+static void
+byte_plane_border (BytePlane * bp, const Window * win,
+    const CfKernelParams * kp)
+{
+  const int n = win->kw - 1;
+  int e;
+
+  for (e = 0; e < n; e++) {
+    int x = e < win->ax ? e - win->ax : bp->w + e - win->ax;
+
+    bp->border[e] = cf_border_index (x, bp->w, kp->border);
+  }
+}
 
 static void
 expand_row8 (const BytePlane * bp, const Window * win, int v,
@@ -266,16 +285,13 @@ expand_row8 (const BytePlane * bp, const Window * win, int v,
   }
   row = bp->data + y * bp->stride;
   memcpy (dst + win->ax * ps, row, (gsize) w * ps);
-  for (e = 0; e < n; e++) {
-    int bx, b;
+  for (e = 0; e < win->kw - 1; e++) {
+    const int bx = bp->border[e];
+    guint8 *d = dst + (e < win->ax ? e : w + e) * ps;
+    int b;
 
-    if (e == win->ax)
-      e += w;                   /* done above */
-    if (e >= n)
-      break;
-    bx = cf_border_index (e - win->ax, w, kp->border);
     for (b = 0; b < ps; b++)
-      dst[e * ps + b] = bx < 0 ? kp->border_value : row[bx * ps + b];
+      d[b] = bx < 0 ? kp->border_value : row[bx * ps + b];
   }
 }
 
@@ -762,8 +778,8 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
   const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
   const guint8 *rows[CF_MAX_TAPS + 1];
   const int wb = ch->width * ps;        /* bytes of a row of pixels */
-  const BytePlane bp = { self->in->data[ch->plane],
-    self->in->stride[ch->plane], ch->width, ch->height, ps
+  BytePlane bp = { self->in->data[ch->plane],
+    self->in->stride[ch->plane], ch->width, ch->height, ps, {0}
   };
   guint8 *const out0 = self->out->data[ch->plane];
   const gsize out_stride = self->out->stride[ch->plane];
@@ -790,6 +806,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
   carve (ps_, &carved, wb, 1, rf, &cv);
   if (rf != NULL)
     rf->win = window_of (&spec->nl, self->row_pass);
+  byte_plane_border (&bp, rf != NULL ? &rf->win : &win, kp);
   if (group) {
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
