@@ -349,8 +349,10 @@ select_rank (guint16 * a, int n, int rank)
 }
 
 /* Medians of one row of outputs from the k expanded rows: the network
- * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster. */
-static void
+ * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster.
+ * Never inlined: its histogram loop keeps its own registers whatever the
+ * caller grows. */
+G_GNUC_NO_INLINE static void
 median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
     int rank, gboolean bytes, guint32 * hist, guint16 * gather, guint16 * out)
 {
