@@ -510,19 +510,22 @@ typedef struct
 } Carved;
 
 /* Carves the scratch, and a fused row pass's rows (rf->wide, rf->tmp)
- * where there is one (rf not NULL). */
+ * where there is one (rf not NULL), for rows of w_px pixels of spp
+ * samples (byte_rows' interleaved pixels: spp samples of 16 bits, twice
+ * their bytes). */
 static void
-carve (PartScratch * ps, const Window * win, int w, int n_images,
-    RowFirst * rf, Carved * c)
+carve (PartScratch * ps, const Window * win, int w_px, int spp,
+    int n_images, RowFirst * rf, Carved * c)
 {
   const int row_kw = rf ? rf->win.kw : 1;
-  gsize pitch = (gsize) w + win->kw - 1;
-  gsize wide = align64 (((gsize) w + row_kw - 1) * sizeof (guint16));
+  const gsize w = (gsize) w_px * spp;
+  gsize pitch = ((gsize) w_px + win->kw - 1) * spp;
+  gsize wide = align64 (((gsize) w_px + row_kw - 1) * spp * sizeof (guint16));
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
       align64 (2 * pitch * sizeof (guint16)) +
-      align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16)) +
+      align64 (CF_NL_COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
       align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide +
       align64 ((gsize) 3 * win->kw * win->kh * sizeof (gpointer));
@@ -786,7 +789,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
   guint8 *const out0 = self->out->data[ch->plane];
   const gsize out_stride = self->out->stride[ch->plane];
   RowFirst rf_, *rf;
-  Window rw = win, carved;
+  Window rw = win;
   Carved cv;
   Restore restore;
   gboolean group;
@@ -800,14 +803,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
       && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
   if (group)
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-  /* Carved as 16-bit rows of wb samples (twice the bytes needed). */
-  carved = rw;
-  carved.kw = (rw.kw - 1) * ps + 1;
-  if (rf != NULL)
-    rf->win.kw = (rf->win.kw - 1) * ps + 1;
-  carve (ps_, &carved, wb, 1, rf, &cv);
-  if (rf != NULL)
-    rf->win = window_of (&spec->nl, self->row_pass);
+  carve (ps_, &rw, ch->width, ps, 1, rf, &cv);
   byte_plane_border (&bp, rf != NULL ? &rf->win : &win, kp);
   if (group) {
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
@@ -884,7 +880,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &group[n++]);
     }
-    carve (ps, &win, w, 0, NULL, &cv);
+    carve (ps, &win, w, 1, 0, NULL, &cv);
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
         cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
@@ -919,7 +915,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     Window rw = win;
 
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-    carve (ps, &rw, w, 1, rf, &cv);
+    carve (ps, &rw, w, 1, 1, rf, &cv);
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
       int t;
@@ -945,7 +941,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     }
     return;
   }
-  carve (ps, &win, w, n_images, rf, &cv);
+  carve (ps, &win, w, 1, n_images, rf, &cv);
 
   for (y = y0; y < y1; y++) {
     if (win.kh > CF_MAX_TAPS + 1) {
