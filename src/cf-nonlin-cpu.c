@@ -13,10 +13,13 @@
  * whole rows, the 8-bit median of larger windows with a sliding histogram
  * (Huang), deeper ones by selection, the bilateral with the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
- * same bytes).  8-bit channels of one byte a pixel run 3x3 and 5x5 medians
- * and rectangles in rows of bytes (byte_rows).  Steps without row code (differences, and a new step until
- * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
- * kernel does: adding an operation needs no code here to be correct. */
+ * same bytes; at 8 bits all of a colour's channels at once, bilateral8).
+ * 8-bit channels run 3x3 and 5x5 medians and rectangles in rows of bytes
+ * (byte_rows): one byte a pixel, or planes of interleaved 8-bit channels
+ * as whole pixels (RGBA: every byte a lane, alpha blended back).  Steps
+ * without row code (differences, and a new step until it has some) run
+ * sample by sample with kernels/cf-nonlin.h, as the CUDA kernel does:
+ * adding an operation needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
 #include "cf-nonlin-rows.h"
