@@ -335,7 +335,7 @@ store_quotients (const __m256i * sum, const __m256i * wsum, guint16 * out)
         _mm256_madd_epi16 (_mm256_srli_epi32 (r_, 15), v_));            \
   } while (0)
 
-/* One colour, 16 outputs a step (two vectors sharing the taps). */
+/* One colour, 8 outputs a step. */
 static void
 bilateral8_one (const guint16 * const *taps, const guint16 * centre,
     const int *space, int n_offsets, const int *range, int w,
@@ -344,34 +344,25 @@ bilateral8_one (const guint16 * const *taps, const guint16 * centre,
   const __m256i lo15 = _mm256_set1_epi32 (0x7fff);
   int x, k;
 
-  for (x = 0; x + 16 <= w; x += 16) {
-    const __m256i c0 = load8 (centre + x), c1 = load8 (centre + x + 8);
-    __m256i s0[2], s1[2], w0[2], w1[2];
+  for (x = 0; x + 8 <= w; x += 8) {
+    const __m256i c0 = load8 (centre + x);
+    __m256i s0[2], w0[2];
 
-    s0[0] = s0[1] = s1[0] = s1[1] = _mm256_setzero_si256 ();
-    w0[0] = w0[1] = w1[0] = w1[1] = _mm256_setzero_si256 ();
+    s0[0] = s0[1] = _mm256_setzero_si256 ();
+    w0[0] = w0[1] = _mm256_setzero_si256 ();
     for (k = 0; k < n_offsets;) {
       const int end = MIN (n_offsets, k + BILATERAL_RUN);
       const guint32 s = (guint32) space[k];
       const __m256i sv = _mm256_set1_epi64x (s);
       __m256i a0 = _mm256_setzero_si256 (), l0 = a0, h0 = a0;
-      __m256i a1 = a0, l1 = a0, h1 = a0;
 
-      for (; k < end && (guint32) space[k] == s; k++) {
-        const guint16 *p = taps[k] + x;
-
-        BILATERAL_TAP1 (p, c0, a0, l0, h0);
-        BILATERAL_TAP1 (p + 8, c1, a1, l1, h1);
-      }
+      for (; k < end && (guint32) space[k] == s; k++)
+        BILATERAL_TAP1 (taps[k] + x, c0, a0, l0, h0);
       add_scaled (w0, a0, sv, 0);
       add_scaled (s0, l0, sv, 0);
       add_scaled (s0, h0, sv, 15);
-      add_scaled (w1, a1, sv, 0);
-      add_scaled (s1, l1, sv, 0);
-      add_scaled (s1, h1, sv, 15);
     }
     store_quotients (s0, w0, out + x);
-    store_quotients (s1, w1, out + x + 8);
   }
   bilateral8_tail (taps, &centre, 1, space, n_offsets, range, x, w, &out);
 }

@@ -279,7 +279,7 @@ test_column (void)
 
 /* bilateral8: one colour and three, by the definition (64-bit sums of
  * space * range * sample, rounded half up), at widths below the vectors
- * (8 and 16), with remainders, and wide; range weights at their bound (2^26)
+ * (8), with remainders, and wide; range weights at their bound (2^26)
  * and samples at 0 and 255 (every 32-bit lane at its largest; space
  * weights below 2^20, so the 64-bit sums of 81 offsets fit), in runs of
  * equal space weight longer than the kernel's run of 32 and shorter,
