@@ -80,13 +80,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--op', choices=sorted(OPS), required=True)
     ap.add_argument('--size', default='1920x1080')
-    ap.add_argument('--format', choices=['rgba', 'gray8'], default='rgba')
+    ap.add_argument('--format', choices=['rgba', 'rgb', 'gray8'],
+                    default='rgba')
     ap.add_argument('--frames', type=int, default=100)
     ap.add_argument('--threads', type=int, default=1)
     a = ap.parse_args()
     cv2.setNumThreads(a.threads)
     w, h = (int(v) for v in a.size.split('x'))
-    shape = (h, w, 4) if a.format == 'rgba' else (h, w)
+    shape = {'rgba': (h, w, 4), 'rgb': (h, w, 3), 'gray8': (h, w)}[a.format]
     src = np.random.default_rng(1).integers(0, 256, shape, np.uint8)
     dst = np.empty_like(src)
     op = OPS[a.op]

@@ -42,7 +42,7 @@ static GOptionEntry entries[] = {
   {"kernel-size", 0, 0, G_OPTION_ARG_INT, &opt_kernel_size, "taps", "N"},
   {"kernel", 0, 0, G_OPTION_ARG_STRING, &opt_kernel, "custom matrix", "M"},
   {"size", 0, 0, G_OPTION_ARG_STRING, &opt_size, "WxH", "WxH"},
-  {"format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "rgba or gray8", "F"},
+  {"format", 0, 0, G_OPTION_ARG_STRING, &opt_format, "rgba, rgb or gray8", "F"},
   {"threads", 0, 0, G_OPTION_ARG_STRING, &opt_threads,
       "comma-separated thread counts (0 = one per core)", "LIST"},
   {"frames", 0, 0, G_OPTION_ARG_INT, &opt_frames, "timed frames", "N"},
@@ -182,10 +182,11 @@ main (int argc, char **argv)
     fprintf (stderr, "%s\n", err->message);
     return 2;
   }
-  samples = strcmp (opt_format, "gray8") == 0 ? 1 : 4;
+  samples = strcmp (opt_format, "gray8") == 0 ? 1 :
+      strcmp (opt_format, "rgb") == 0 ? 3 : 4;
   /* RGBA: colour filtered, alpha copied, as the element does. */
   cf_layout_init_interleaved (&layout, w, h, samples, 1,
-      samples == 4 ? 0x7 : 0x1);
+      samples == 1 ? 0x1 : 0x7);
   bytes = (gsize) w * h * samples;
   in.data[0] = g_malloc (bytes);
   out.data[0] = g_malloc (bytes);

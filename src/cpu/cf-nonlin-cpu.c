@@ -13,10 +13,13 @@
  * whole rows, the 8-bit median of larger windows with a sliding histogram
  * (Huang), deeper ones by selection, the bilateral with the spec's integer
  * weights in 64-bit sums (the CUDA kernels' sums, in another order: the
- * same bytes).  8-bit channels of one byte a pixel run 3x3 and 5x5 medians
- * and rectangles in rows of bytes (byte_rows).  Steps without row code (differences, and a new step until
- * it has some) run sample by sample with kernels/cf-nonlin.h, as the CUDA
- * kernel does: adding an operation needs no code here to be correct. */
+ * same bytes; at 8 bits all of a colour's channels at once, bilateral8).
+ * 8-bit channels run 3x3 and 5x5 medians and rectangles in rows of bytes
+ * (byte_rows): one byte a pixel, or planes of interleaved 8-bit channels
+ * as whole pixels (RGBA: every byte a lane, alpha blended back).  Steps
+ * without row code (differences, and a new step until it has some) run
+ * sample by sample with kernels/cf-nonlin.h, as the CUDA kernel does:
+ * adding an operation needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
 #include "cf-nonlin-rows.h"
@@ -54,6 +57,12 @@ struct _CfNonlinCpu
   gsize chan_off[CF_MAX_CHANNELS];      /* scratch sample offsets */
   gsize image_len;              /* samples of one scratch image, all channels */
   int groups[CF_MAX_CHANNELS][3];
+  /* The bilateral of 8-bit samples (bilateral8), for the spec being run:
+   * its offsets (space, dx, dy) in runs of equal space weight, its range
+   * weights padded with zeros; bl_n 0 when it does not apply. */
+  int bl_n;
+  int *bl_offsets;
+  int bl_range[CF_NL_BILATERAL8_RANGE];
 };
 
 /* A pass's window: kw x kh samples, (x, y) at (ax, ay) in it. */
@@ -95,6 +104,7 @@ cf_nonlin_cpu_free (CfNonlinCpu * self)
   for (i = 0; i < CF_CPU_MAX_THREADS; i++)
     g_free (self->parts[i].mem);
   g_free (self->scratch);
+  g_free (self->bl_offsets);
   g_free (self);
 }
 
@@ -233,35 +243,63 @@ ring_row (const CfNlRows * kr, Ring * r, const CfNlImage * im,
   return row;
 }
 
-/* 8-bit rows: the same as expand_row and ring_row for a plain 8-bit
- * channel of one byte a pixel read from the frame (byte_rows below), the
- * ring's rows holding bytes. */
+/* 8-bit rows: the same as expand_row and ring_row for the pixels of a
+ * plane of 8-bit channels read from the frame (byte_rows below), ps bytes
+ * a pixel, the ring's rows holding bytes: whole pixels, the border's
+ * too. */
+typedef struct
+{
+  const guint8 *data;           /* the plane's first row */
+  gsize stride;
+  int w, h, ps;
+  /* The pixel each border pixel of an expanded row copies (-1: the
+   * border value), for the expanding window (byte_plane_border): left
+   * of the row, then right of it. */
+  int border[2 * CF_MAX_TAPS + 2];
+} BytePlane;
+
+/* bp->border for expanding by win: once, not every row. */
 static void
-expand_row8 (const CfNlImage * im, const Window * win, int v,
+byte_plane_border (BytePlane * bp, const Window * win,
+    const CfKernelParams * kp)
+{
+  const int n = win->kw - 1;
+  int e;
+
+  for (e = 0; e < n; e++) {
+    int x = e < win->ax ? e - win->ax : bp->w + e - win->ax;
+
+    bp->border[e] = cf_border_index (x, bp->w, kp->border);
+  }
+}
+
+static void
+expand_row8 (const BytePlane * bp, const Window * win, int v,
     const CfKernelParams * kp, guint8 * dst)
 {
-  int w = im->ch.width, n = w + win->kw - 1, y, e;
+  const int w = bp->w, ps = bp->ps, n = w + win->kw - 1;
+  const guint8 *row;
+  int y, e;
 
-  y = cf_border_index (v, im->ch.height, kp->border);
+  y = cf_border_index (v, bp->h, kp->border);
   if (y < 0) {
-    memset (dst, kp->border_value, n);
+    memset (dst, kp->border_value, (gsize) n * ps);
     return;
   }
-  memcpy (dst + win->ax, im->frame + y * im->stride, w);
-  for (e = 0; e < win->ax; e++) {
-    int bx = cf_border_index (e - win->ax, w, kp->border);
+  row = bp->data + y * bp->stride;
+  memcpy (dst + win->ax * ps, row, (gsize) w * ps);
+  for (e = 0; e < win->kw - 1; e++) {
+    const int bx = bp->border[e];
+    guint8 *d = dst + (e < win->ax ? e : w + e) * ps;
+    int b;
 
-    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
-  }
-  for (e = win->ax + w; e < n; e++) {
-    int bx = cf_border_index (e - win->ax, w, kp->border);
-
-    dst[e] = (guint8) (bx < 0 ? kp->border_value : cf_nl_read (im, bx, y));
+    for (b = 0; b < ps; b++)
+      d[b] = bx < 0 ? kp->border_value : row[bx * ps + b];
   }
 }
 
 static const guint8 *
-ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
+ring_row8 (const CfNlRows * kr, Ring * r, const BytePlane * bp,
     const Window * win, int v, const CfKernelParams * kp,
     const RowFirst * rf)
 {
@@ -270,10 +308,10 @@ ring_row8 (const CfNlRows * kr, Ring * r, const CfNlImage * im,
 
   if (r->have[slot] != v) {
     if (rf == NULL) {
-      expand_row8 (im, win, v, kp, row);
+      expand_row8 (bp, win, v, kp, row);
     } else {
-      expand_row8 (im, &rf->win, v, kp, (guint8 *) rf->wide);
-      kr->line8 ((guint8 *) rf->wide, rf->pass->len, im->ch.width,
+      expand_row8 (bp, &rf->win, v, kp, (guint8 *) rf->wide);
+      kr->line8 ((guint8 *) rf->wide, rf->pass->len, bp->w, bp->ps,
           rf->pass->step == CF_NL_MAX_ROW, (guint8 *) rf->tmp, row);
     }
     r->have[slot] = v;
@@ -314,8 +352,10 @@ select_rank (guint16 * a, int n, int rank)
 }
 
 /* Medians of one row of outputs from the k expanded rows: the network
- * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster. */
-static void
+ * up to 5x5, and up to 7x7 but for 8 bits, where the histogram is faster.
+ * Never inlined: its histogram loop keeps its own registers whatever the
+ * caller grows. */
+G_GNUC_NO_INLINE static void
 median_row (const CfNlRows * kr, const guint16 * const *rows, int k, int w,
     int rank, gboolean bytes, guint32 * hist, guint16 * gather, guint16 * out)
 {
@@ -404,24 +444,32 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
 }
 
 /* Bilateral of one row: n colour images' rows (rows[c][j]), own = the
- * channel written. */
+ * channel written into out; with bilateral8 every channel of the colour
+ * at once, into outs[c]. */
 static void
-bilateral_row (const CfNlRows * kr, const guint16 * const *rows[3], int n,
-    int own, const Window * win, const CfNonlin * nl, const int *table,
-    int maxval, int w, gint64 * sum, gint64 * wsum, guint16 * out)
+bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
+    int n, int own, const Window * win, int w, gint64 * sum, gint64 * wsum,
+    const guint16 ** taps, guint16 * out, guint16 * const *outs)
 {
+  const CfNonlin *nl = &self->spec->nl;
+  const int *table = self->spec->table;
   const int *space = table + nl->off_space;
   const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
   const int *range = table + nl->off_range;
   int x, k, c;
 
-  /* One colour whose range weights (range[0] the largest) times samples
-   * fit 32 bits (8 bits): the row kernel's products. */
-  if (n == 1 && (guint64) range[0] * maxval < G_GUINT64_CONSTANT (1) << 32) {
-    kr->bilateral1 (rows[0], win->ay, win->ax, space, dx, dy, nl->n_offsets,
-        range, nl->range_len, w, sum, wsum);
-    for (x = 0; x < w; x++)
-      out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
+  if (self->bl_n > 0) {
+    const int *bdx = self->bl_offsets + self->bl_n, *bdy = bdx + self->bl_n;
+    const guint16 *centre[3];
+
+    for (c = 0; c < n; c++) {
+      centre[c] = rows[c][win->ay] + win->ax;
+      for (k = 0; k < self->bl_n; k++)
+        taps[c * self->bl_n + k] = rows[c][win->ay + bdy[k]] + win->ax +
+            bdx[k];
+    }
+    self->rows->bilateral8 (taps, centre, n, self->bl_offsets, self->bl_n,
+        self->bl_range, w, outs);
     return;
   }
   memset (sum, 0, sizeof (gint64) * w);
@@ -461,24 +509,29 @@ typedef struct
   gint64 *sum, *wsum;
   guint32 *hist;
   guint16 *gather;
+  const guint16 **taps;         /* the bilateral's: 3 kw kh */
 } Carved;
 
 /* Carves the scratch, and a fused row pass's rows (rf->wide, rf->tmp)
- * where there is one (rf not NULL). */
+ * where there is one (rf not NULL), for rows of w_px pixels of spp
+ * samples (byte_rows' interleaved pixels: spp samples of 16 bits, twice
+ * their bytes). */
 static void
-carve (PartScratch * ps, const Window * win, int w, int n_images,
-    RowFirst * rf, Carved * c)
+carve (PartScratch * ps, const Window * win, int w_px, int spp,
+    int n_images, RowFirst * rf, Carved * c)
 {
   const int row_kw = rf ? rf->win.kw : 1;
-  gsize pitch = (gsize) w + win->kw - 1;
-  gsize wide = align64 (((gsize) w + row_kw - 1) * sizeof (guint16));
+  const gsize w = (gsize) w_px * spp;
+  gsize pitch = ((gsize) w_px + win->kw - 1) * spp;
+  gsize wide = align64 (((gsize) w_px + row_kw - 1) * spp * sizeof (guint16));
   gsize ring = align64 (pitch * win->kh * sizeof (guint16));
   gsize have = align64 (win->kh * sizeof (int));
   gsize need = n_images * (ring + have) + 2 * align64 (w * sizeof (guint16)) +
       align64 (2 * pitch * sizeof (guint16)) +
-      align64 ((gsize) CF_NL_COL_GROUP * w * sizeof (guint16)) +
+      align64 (CF_NL_COL_GROUP * w * sizeof (guint16)) +
       2 * align64 (w * sizeof (gint64)) + align64 (256 * sizeof (guint32)) +
-      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide;
+      align64 ((gsize) win->kw * win->kh * sizeof (guint16)) + 3 * wide +
+      align64 ((gsize) 3 * win->kw * win->kh * sizeof (gpointer));
   guint8 *p;
   int i, s;
 
@@ -513,6 +566,8 @@ carve (PartScratch * ps, const Window * win, int w, int n_images,
   p += align64 (256 * sizeof (guint32));
   c->gather = (guint16 *) p;
   p += align64 ((gsize) win->kw * win->kh * sizeof (guint16));
+  c->taps = (const guint16 **) p;
+  p += align64 ((gsize) 3 * win->kw * win->kh * sizeof (gpointer));
   if (rf != NULL) {
     rf->wide = (guint16 *) p;
     rf->tmp = (guint16 *) (p + wide);
@@ -576,40 +631,152 @@ has_row_code (int step)
   }
 }
 
-/* Whether channel c runs the current pass in 8-bit rows (byte_rows): an
- * 8-bit channel of one byte a pixel, from the frame to the output, a 3x3
- * or 5x5 median, a line or a column of up to CF_MAX_TAPS + 1 (a fused row
- * pass's too).  Twice the lanes of 16-bit rows, and no widening and
- * narrowing. */
-static gboolean
-takes_bytes (const CfNonlinCpu * self, const CfChannel * ch)
+/* The copied and filled channels, rows [y0, y1). */
+static void
+other_rows (const CfNonlinCpu * self, const CfChannel * ch, int y0, int y1)
+{
+  int x, y;
+
+  for (y = y0; y < y1; y++) {
+    const guint8 *s = self->in->data[ch->plane] + (gsize) y *
+        self->in->stride[ch->plane] + ch->offset;
+    guint8 *d = self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane] + ch->offset;
+
+    if (cf_sample_is_plain (ch, 1)) {
+      /* Alpha and other plain bytes without the general coding. */
+      const int ps = ch->pixel_stride;
+
+      if (ch->mode == CF_CHANNEL_FILL) {
+        for (x = 0; x < ch->width; x++)
+          d[(gsize) x * ps] = (guint8) ch->fill_value;
+      } else {
+        for (x = 0; x < ch->width; x++)
+          d[(gsize) x * ps] = s[(gsize) x * ps];
+      }
+      continue;
+    }
+    for (x = 0; x < ch->width; x++) {
+      gsize o = (gsize) x * ch->pixel_stride;
+
+      cf_sample_write (d + o, ch, ch->mode == CF_CHANNEL_FILL ?
+          ch->fill_value : cf_sample_read (s + o, ch));
+    }
+  }
+}
+
+/* Whether channel c runs the current pass in 8-bit rows (byte_rows): a
+ * plain 8-bit channel from the frame to the output, a 3x3 or 5x5 median,
+ * a line or a column of up to CF_MAX_TAPS + 1 (a fused row pass's too):
+ * twice the lanes of 16-bit rows, and no widening and narrowing.  The
+ * bytes a pixel (ps) then, or 0 when it does not.  A channel of several
+ * interleaved in a plane of 8-bit channels (RGBA, semi-planar chroma)
+ * runs with the others as whole pixels, every byte a lane: *leader (the
+ * plane's first filtered channel) makes them all. */
+static int
+takes_bytes (const CfNonlinCpu * self, int c, int *leader)
 {
   const CfNlPass *p = self->pass;
   const CfNlPass *first = self->row_pass ? self->row_pass : p;
   const CfSpec *spec = self->spec;
+  const CfLayout *l = self->layout;
+  const CfChannel *ch = &l->channels[c];
+  int ps = ch->pixel_stride, covered = 0, i;
 
-  if (!cf_sample_is_plain (ch, 1) || ch->pixel_stride != 1
-      || spec->kp.maxval != 255 || first->src != CF_NL_FRAME
-      || p->dst != CF_NL_OUT)
-    return FALSE;
+  if (!cf_sample_is_plain (ch, 1) || spec->kp.maxval != 255
+      || first->src != CF_NL_FRAME || p->dst != CF_NL_OUT || ps > 4)
+    return 0;
   switch (p->step) {
     case CF_NL_MEDIAN:
-      return (p->len == 3 || p->len == 5)
-          && spec->nl.rank == (p->len * p->len - 1) / 2;
+      if ((p->len != 3 && p->len != 5)
+          || spec->nl.rank != (p->len * p->len - 1) / 2)
+        return 0;
+      break;
     case CF_NL_MIN_ROW:
     case CF_NL_MAX_ROW:
     case CF_NL_MIN_COL:
     case CF_NL_MAX_COL:
-      return p->len <= CF_MAX_TAPS + 1;
+      if (p->len > CF_MAX_TAPS + 1)
+        return 0;
+      break;
     default:
-      return FALSE;
+      return 0;
+  }
+  /* Every byte of the pixel one plain 8-bit channel's, all alike. */
+  *leader = -1;
+  for (i = 0; i < l->n_channels; i++) {
+    const CfChannel *o = &l->channels[i];
+
+    if (o->plane != ch->plane)
+      continue;
+    if (!cf_sample_is_plain (o, 1) || o->pixel_stride != ps
+        || o->width != ch->width || o->height != ch->height
+        || o->offset >= ps || (covered & (1 << o->offset)))
+      return 0;
+    covered |= 1 << o->offset;
+    if (o->mode == CF_CHANNEL_FILTER && *leader < 0)
+      *leader = i;
+  }
+  return covered == (1 << ps) - 1 ? ps : 0;
+}
+
+/* The bytes of byte_rows' output of the plane's channels not filtered:
+ * copied from the input or filled, through masks of whole pixels
+ * (blend8). */
+typedef struct
+{
+  guint8 keep[CF_NL_BLEND_PERIOD], take[CF_NL_BLEND_PERIOD];
+  guint8 fill[CF_NL_BLEND_PERIOD];
+  gboolean any;
+} Restore;
+
+static void
+restore_init (const CfLayout * l, const CfChannel * ch, int ps, Restore * r)
+{
+  int i, b;
+
+  memset (r->keep, 0xff, sizeof (r->keep));
+  memset (r->take, 0, sizeof (r->take));
+  memset (r->fill, 0, sizeof (r->fill));
+  r->any = FALSE;
+  for (i = 0; i < l->n_channels; i++) {
+    const CfChannel *o = &l->channels[i];
+
+    if (o->plane != ch->plane || o->mode == CF_CHANNEL_FILTER)
+      continue;
+    for (b = o->offset; b < CF_NL_BLEND_PERIOD; b += ps) {
+      r->keep[b] = 0;
+      if (o->mode == CF_CHANNEL_FILL)
+        r->fill[b] = (guint8) o->fill_value;
+      else
+        r->take[b] = 0xff;
+    }
+    r->any = TRUE;
   }
 }
 
-/* Rows [y0, y1) of channel c through the current pass in 8-bit rows,
- * written straight into the output frame. */
+/* Rows [y0, y1). */
 static void
-byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
+restore_rows (const CfNonlinCpu * self, const CfChannel * ch, int ps,
+    const Restore * r, int y0, int y1)
+{
+  int y;
+
+  if (!r->any)
+    return;
+  for (y = y0; y < y1; y++)
+    self->rows->blend8 (self->out->data[ch->plane] + (gsize) y *
+        self->out->stride[ch->plane], self->in->data[ch->plane] +
+        (gsize) y * self->in->stride[ch->plane], ch->width * ps, r->keep,
+        r->take, r->fill);
+}
+
+/* Rows [y0, y1) of the plane of channel c through the current pass in
+ * 8-bit rows of ps-byte pixels, written straight into the output frame;
+ * the plane's channels not filtered then copied or filled over. */
+static void
+byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
+    int y0, int y1)
 {
   const CfSpec *spec = self->spec;
   const CfKernelParams *kp = &spec->kp;
@@ -618,14 +785,20 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   const Window win = window_of (&spec->nl, p);
   const gboolean max = p->step == CF_NL_MAX_ROW || p->step == CF_NL_MAX_COL;
   const guint8 *rows[CF_MAX_TAPS + 1];
+  const int wb = ch->width * ps;        /* bytes of a row of pixels */
+  BytePlane bp = { self->in->data[ch->plane],
+    self->in->stride[ch->plane], ch->width, ch->height, ps, {0}
+  };
+  guint8 *const out0 = self->out->data[ch->plane];
+  const gsize out_stride = self->out->stride[ch->plane];
   RowFirst rf_, *rf;
   Window rw = win;
-  CfNlImage im;
   Carved cv;
+  Restore restore;
   gboolean group;
   int y, j;
 
-  image_of (self, c, CF_NL_FRAME, &im);
+  restore_init (self->layout, ch, ps, &restore);
   rf = row_first (self, &rf_);
   /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
    * a ring of the rows they read together. */
@@ -633,7 +806,8 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
       && win.kh + CF_NL_COL_GROUP - 1 <= CF_MAX_TAPS + 1;
   if (group)
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-  carve (ps, &rw, ch->width, 1, rf, &cv);
+  carve (ps_, &rw, ch->width, ps, 1, rf, &cv);
+  byte_plane_border (&bp, rf != NULL ? &rf->win : &win, kp);
   if (group) {
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
@@ -641,35 +815,35 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
       int t;
 
       for (t = 0; t < n; t++)
-        outs[t] = self->out->data[ch->plane] + (gsize) (y + t) *
-            self->out->stride[ch->plane] + ch->offset;
+        outs[t] = out0 + (gsize) (y + t) * out_stride;
       for (j = 0; j < win.kh + n - 1; j++)
-        rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &rw,
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &bp, &rw,
             y - win.ay + j, kp, rf);
       if (n == CF_NL_COL_GROUP) {
-        self->rows->column_group8 (rows, win.kh, ch->width, max,
-            (guint8 *) cv.line, outs);
+        self->rows->column_group8 (rows, win.kh, wb, max, (guint8 *) cv.line,
+            outs);
       } else {
         for (t = 0; t < n; t++)
-          self->rows->column8 (rows + t, win.kh, ch->width, max, outs[t]);
+          self->rows->column8 (rows + t, win.kh, wb, max, outs[t]);
       }
+      restore_rows (self, ch, ps, &restore, y, y + n);
     }
-    return;
-  }
-  for (y = y0; y < y1; y++) {
-    guint8 *out = self->out->data[ch->plane] + (gsize) y *
-        self->out->stride[ch->plane] + ch->offset;
+  } else {
+    for (y = y0; y < y1; y++) {
+      guint8 *out = out0 + (gsize) y * out_stride;
 
-    for (j = 0; j < win.kh; j++)
-      rows[j] = ring_row8 (self->rows, &cv.rings[0], &im, &win,
-          y - win.ay + j, kp, rf);
-    if (p->step == CF_NL_MEDIAN)
-      self->rows->median8 (rows, p->len, ch->width, out);
-    else if (win.kh == 1)
-      self->rows->line8 (rows[0], win.kw, ch->width, max, (guint8 *) cv.tmp,
-          out);
-    else
-      self->rows->column8 (rows, win.kh, ch->width, max, out);
+      for (j = 0; j < win.kh; j++)
+        rows[j] = ring_row8 (self->rows, &cv.rings[0], &bp, &win,
+            y - win.ay + j, kp, rf);
+      if (p->step == CF_NL_MEDIAN)
+        self->rows->median8 (rows, p->len, ch->width, ps, out);
+      else if (win.kh == 1)
+        self->rows->line8 (rows[0], win.kw, ch->width, ps, max,
+            (guint8 *) cv.tmp, out);
+      else
+        self->rows->column8 (rows, win.kh, wb, max, out);
+      restore_rows (self, ch, ps, &restore, y, y + 1);
+    }
   }
 }
 
@@ -688,9 +862,12 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
   int n_images = 1, own = 0, w = ch->width, x, y, j, i;
   Carved cv;
   RowFirst rf_, *rf = NULL;
+  int bytes, leader;
 
-  if (takes_bytes (self, ch)) {
-    byte_rows (self, ps, c, y0, y1);
+  if ((bytes = takes_bytes (self, c, &leader)) > 0) {
+    /* The plane's leader makes every channel of it. */
+    if (leader == c)
+      byte_rows (self, ps, c, bytes, y0, y1);
     return;
   }
   if (!has_row_code (p->step)) {
@@ -706,7 +883,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &group[n++]);
     }
-    carve (ps, &win, w, 0, NULL, &cv);
+    carve (ps, &win, w, 1, 0, NULL, &cv);
     for (y = y0; y < y1; y++) {
       for (x = 0; x < w; x++)
         cv.out[x] = cf_nl_pass_sample (p, &a, &b, group, n, own, x, y,
@@ -723,6 +900,9 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
         own = i;
       image_of (self, self->groups[c][i], p->src, &ims[n_images++]);
     }
+    /* bilateral8 makes the colour's channels together: its first. */
+    if (self->bl_n > 0 && own != 0)
+      return;
   } else if ((rf = row_first (self, &rf_)) != NULL) {
     image_of (self, c, self->row_pass->src, &ims[0]);
   } else {
@@ -738,7 +918,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     Window rw = win;
 
     rw.kh = win.kh + CF_NL_COL_GROUP - 1;
-    carve (ps, &rw, w, 1, rf, &cv);
+    carve (ps, &rw, w, 1, 1, rf, &cv);
     for (y = y0; y < y1; y += CF_NL_COL_GROUP) {
       const int n = MIN (CF_NL_COL_GROUP, y1 - y);
       int t;
@@ -764,7 +944,7 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
     }
     return;
   }
-  carve (ps, &win, w, n_images, rf, &cv);
+  carve (ps, &win, w, 1, n_images, rf, &cv);
 
   for (y = y0; y < y1; y++) {
     if (win.kh > CF_MAX_TAPS + 1) {
@@ -803,34 +983,24 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
-        bilateral_row (self->rows, rowsets, n_images, own, &win, &spec->nl,
-            spec->table, kp->maxval, w, cv.sum, cv.wsum, cv.out);
+        if (self->bl_n > 0) {
+          guint16 *outs[3];
+
+          for (i = 0; i < n_images; i++)
+            outs[i] = cv.group + (gsize) i * w;
+          bilateral_row (self, rowsets, n_images, own, &win, w, cv.sum,
+              cv.wsum, cv.taps, cv.out, outs);
+          for (i = 0; i < n_images; i++)
+            store_row (self, self->groups[c][i], y, outs[i]);
+          continue;
+        }
+        bilateral_row (self, rowsets, n_images, own, &win, w, cv.sum,
+            cv.wsum, cv.taps, cv.out, NULL);
         break;
       default:
         g_assert_not_reached ();
     }
     store_row (self, c, y, cv.out);
-  }
-}
-
-/* The copied and filled channels, rows [y0, y1). */
-static void
-other_rows (const CfNonlinCpu * self, const CfChannel * ch, int y0, int y1)
-{
-  int x, y;
-
-  for (y = y0; y < y1; y++) {
-    const guint8 *s = self->in->data[ch->plane] + (gsize) y *
-        self->in->stride[ch->plane] + ch->offset;
-    guint8 *d = self->out->data[ch->plane] + (gsize) y *
-        self->out->stride[ch->plane] + ch->offset;
-
-    for (x = 0; x < ch->width; x++) {
-      gsize o = (gsize) x * ch->pixel_stride;
-
-      cf_sample_write (d + o, ch, ch->mode == CF_CHANNEL_FILL ?
-          ch->fill_value : cf_sample_read (s + o, ch));
-    }
   }
 }
 
@@ -841,7 +1011,7 @@ run_part (gpointer data, int index, int n_parts)
 {
   CfNonlinCpu *self = data;
   const CfLayout *layout = self->layout;
-  int c;
+  int c, leader;
 
   for (c = 0; c < layout->n_channels; c++) {
     const CfChannel *ch = &layout->channels[c];
@@ -852,9 +1022,55 @@ run_part (gpointer data, int index, int n_parts)
       continue;
     if (ch->mode == CF_CHANNEL_FILTER)
       pass_rows (self, &self->parts[index], c, y0, y1);
-    else if (self->pass->dst == CF_NL_OUT)
-      other_rows (self, ch, y0, y1);
+    else if (self->pass->dst == CF_NL_OUT && (takes_bytes (self, c,
+                &leader) == 0 || leader < 0))
+      other_rows (self, ch, y0, y1);    /* else byte_rows writes it */
   }
+}
+
+/* Orders offsets by falling space weight (then by index: one order). */
+static int
+cmp_offset (const void *a, const void *b, void *data)
+{
+  const int *space = data, i = *(const int *) a, j = *(const int *) b;
+
+  if (space[i] != space[j])
+    return space[i] > space[j] ? -1 : 1;
+  return i - j;
+}
+
+/* The bilateral8 tables of the spec's bilateral (self->bl_*): for 8-bit
+ * samples whose range weights are at most 2^26 (bilateral8's bound). */
+static void
+bilateral8_plan (CfNonlinCpu * self, const CfSpec * spec)
+{
+  const CfNonlin *nl = &spec->nl;
+  const int *space = spec->table + nl->off_space;
+  const int *dx = space + nl->n_offsets, *dy = dx + nl->n_offsets;
+  const int *range = spec->table + nl->off_range;
+  const int n = nl->n_offsets;
+  int *order, i, has = 0;
+
+  for (i = 0; i < nl->n_passes; i++)
+    has |= nl->passes[i].step == CF_NL_BILATERAL;
+  self->bl_n = 0;
+  if (!has || spec->kp.maxval != 255 || n <= 0 || range[0] > (1 << 26))
+    return;
+  order = g_new (int, n);
+  for (i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (int), cmp_offset, (gpointer) space);
+  g_free (self->bl_offsets);
+  self->bl_offsets = g_new (int, 3 * n);
+  for (i = 0; i < n; i++) {
+    self->bl_offsets[i] = space[order[i]];
+    self->bl_offsets[n + i] = dx[order[i]];
+    self->bl_offsets[2 * n + i] = dy[order[i]];
+  }
+  g_free (order);
+  for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
+    self->bl_range[i] = i < nl->range_len ? range[i] : 0;
+  self->bl_n = n;
 }
 
 /* Whether pass i is a rectangle's row pass whose image only pass i + 1, its
@@ -905,6 +1121,7 @@ cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
     self->scratch_len = need;
   }
   cf_layout_colour_groups (layout, self->groups);
+  bilateral8_plan (self, spec);
   self->spec = spec;
   self->layout = layout;
   self->in = in;

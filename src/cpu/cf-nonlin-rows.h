@@ -16,6 +16,13 @@ G_BEGIN_DECLS
  * otherwise, cf-nonlin-cpu.c). */
 #define CF_NL_ROWS_MAX_NETWORK 7
 
+/* The range weights bilateral8 reads: every L1 distance of three 8-bit
+ * samples. */
+#define CF_NL_BILATERAL8_RANGE (3 * 255 + 1)
+
+/* blend8's period: whole pixels of 1 to 4 bytes, and whole vectors. */
+#define CF_NL_BLEND_PERIOD 96
+
 /* Output rows a column_group makes together. */
 #define CF_NL_COL_GROUP 8
 
@@ -40,21 +47,33 @@ typedef struct
   void (*line) (const guint16 * row, int len, int w, int max, guint16 * tmp,
       guint16 * out);
   /* median, column and line over 8-bit rows into 8-bit samples (median
-   * for k 3 and 5). */
-  void (*median8) (const guint8 * const *rows, int k, int w, guint8 * out);
+   * for k 3 and 5); median8 and line8 over w pixels of ps samples
+   * (interleaved channels, 1 <= ps <= 4), each sample a lane whose
+   * neighbour is ps samples on: rows of (w + k - 1) ps samples, out of w
+   * ps, tmp of 2 (w + len - 1) ps. */
+  void (*median8) (const guint8 * const *rows, int k, int w, int ps,
+      guint8 * out);
   void (*column8) (const guint8 * const *rows, int n, int w, int max,
       guint8 * out);
   void (*column_group8) (const guint8 * const *rows, int kh, int w, int max,
       guint8 * tmp, guint8 * const *outs);
-  void (*line8) (const guint8 * row, int len, int w, int max, guint8 * tmp,
-      guint8 * out);
-  /* The bilateral's sum[x] (of w * sample) and wsum[x] (of w) over the
-   * n_offsets offsets (dx, dy) from rows[ay][x + ax], w = space[k] *
-   * range[|sample - centre|] (0 from range_len on): for one colour, where
-   * every range weight times every sample is below 2^32. */
-  void (*bilateral1) (const guint16 * const *rows, int ay, int ax,
-      const int *space, const int *dx, const int *dy, int n_offsets,
-      const int *range, int range_len, int w, gint64 * sum, gint64 * wsum);
+  void (*line8) (const guint8 * row, int len, int w, int ps, int max,
+      guint8 * tmp, guint8 * out);
+  /* The bilateral of n colours (n 1, or 3 with the L1 colour distance)
+   * of 8-bit samples, all n outputs: outs[c][x] = the sum of wt *
+   * taps[c * n_offsets + k][x] over the sum of wt, rounded half up, wt =
+   * space[k] * range[distance of the n taps k to centre[0 .. n)[x]].
+   * range holds CF_NL_BILATERAL8_RANGE weights (zeros past the spec's),
+   * each at most 2^26; equal space weights next to each other go faster
+   * (they share their products). */
+  void (*bilateral8) (const guint16 * const *taps,
+      const guint16 * const *centre, int n, const int *space, int n_offsets,
+      const int *range, int w, guint16 * const *outs);
+  /* d[x] = (d[x] & keep[i]) | (s[x] & take[i]) | fill[i] for x < n, i =
+   * x mod CF_NL_BLEND_PERIOD: the copied and filled channels of
+   * interleaved pixels over the filtered ones'. */
+  void (*blend8) (guint8 * d, const guint8 * s, int n, const guint8 * keep,
+      const guint8 * take, const guint8 * fill);
   /* dst[x] = the plain `bytes`-byte sample (1 or 2) at s + x * ps. */
   void (*widen) (const guint8 * s, int ps, int bytes, int w, guint16 * dst);
   /* The plain `bytes`-byte sample at d + x * ps = v[x]. */

@@ -78,7 +78,7 @@ test_median (void)
             b8[i] = (guint8) buf[i];
           for (j = 0; j < k; j++)
             rows8[j] = b8 + j * pitch;
-          v[vi]->median8 (rows8, k, w, o8);
+          v[vi]->median8 (rows8, k, w, 1, o8);
           for (x = 0; x < w; x++)
             if (o8[x] != out[x])
               g_error ("variant %d median8 %dx%d width %d: x %d is %d, not "
@@ -98,6 +98,126 @@ test_median (void)
         g_free (buf);
         g_free (out);
       }
+  g_rand_free (rand);
+}
+
+/* median8 and line8 over interleaved pixels of ps bytes (RGBA, RGB,
+ * semi-planar chroma): each byte of the pixel its own channel, by the
+ * definition, at odd widths, below a vector and past a chunk. */
+static void
+test_interleaved (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, ps, wi, k, len, max;
+  static const int widths[] = { 1, 2, 5, 13, 33, 131, 257, 700 };
+  static const int lens[] = { 2, 3, 4, 7, 15, 16, 31, 255, 256, 300 };
+  GRand *rand = g_rand_new_with_seed (59);
+
+  for (vi = 0; vi < nv; vi++)
+    for (ps = 2; ps <= 4; ps++)
+      for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+        const int w = widths[wi];
+
+        for (k = 3; k <= 5; k += 2) {
+          const int pitch = (w + k - 1) * ps;
+          guint8 *buf = g_new (guint8, pitch * k), *out = g_new (guint8,
+              w * ps);
+          const guint8 *rows[5];
+          int x, c, i, j;
+
+          for (i = 0; i < pitch * k; i++)
+            buf[i] = (guint8) g_rand_int_range (rand, 0, wi % 2 ? 4 : 256);
+          for (j = 0; j < k; j++)
+            rows[j] = buf + j * pitch;
+          v[vi]->median8 (rows, k, w, ps, out);
+          for (x = 0; x < w; x++)
+            for (c = 0; c < ps; c++) {
+              guint16 win[25];
+
+              for (j = 0; j < k; j++)
+                for (i = 0; i < k; i++)
+                  win[j * k + i] = rows[j][(x + i) * ps + c];
+              qsort (win, k * k, sizeof (guint16), cmp_u16);
+              if (out[x * ps + c] != win[k * k / 2])
+                g_error ("variant %d median8 %dx%d of %d-byte pixels, width "
+                    "%d: x %d byte %d is %d, not %d", vi, k, k, ps, w, x, c,
+                    out[x * ps + c], win[k * k / 2]);
+            }
+          g_free (buf);
+          g_free (out);
+        }
+        for (len = 0; len < (int) G_N_ELEMENTS (lens); len++)
+          for (max = 0; max <= 1; max++) {
+            const int l = lens[len], n = (w + l - 1) * ps;
+            guint8 *row = g_new (guint8, n), *tmp = g_new (guint8, 2 * n);
+            guint8 *out = g_new (guint8, w * ps);
+            int x, c, i;
+
+            for (i = 0; i < n; i++)
+              row[i] = (guint8) g_rand_int_range (rand, 0, 256);
+            v[vi]->line8 (row, l, w, ps, max, tmp, out);
+            for (x = 0; x < w; x++)
+              for (c = 0; c < ps; c++) {
+                int m = row[x * ps + c];
+
+                for (i = 1; i < l; i++)
+                  m = max ? MAX (m, row[(x + i) * ps + c]) :
+                      MIN (m, row[(x + i) * ps + c]);
+                if (out[x * ps + c] != m)
+                  g_error ("variant %d line8 %s of %d, %d-byte pixels, "
+                      "width %d: x %d byte %d is %d, not %d", vi,
+                      max ? "max" : "min", l, ps, w, x, c, out[x * ps + c],
+                      m);
+              }
+            g_free (row);
+            g_free (tmp);
+            g_free (out);
+          }
+      }
+  g_rand_free (rand);
+}
+
+/* blend8: the copied and filled bytes of interleaved pixels (an RGBA
+ * alpha copied, a chroma filled) over the filtered ones, by the
+ * definition, below a period (96 bytes), at one and past it. */
+static void
+test_blend (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, ni;
+  static const int lens[] = { 1, 7, 95, 96, 97, 300, 7681 };
+  GRand *rand = g_rand_new_with_seed (61);
+
+  for (vi = 0; vi < nv; vi++)
+    for (ni = 0; ni < (int) G_N_ELEMENTS (lens); ni++) {
+      const int n = lens[ni], ps = 2 + ni % 3;
+      guint8 keep[CF_NL_BLEND_PERIOD], take[CF_NL_BLEND_PERIOD];
+      guint8 fill[CF_NL_BLEND_PERIOD];
+      guint8 *d = g_new (guint8, n), *s = g_new (guint8, n);
+      guint8 *want = g_new (guint8, n);
+      int x, i;
+
+      /* byte 0 of each pixel copied, byte ps - 1 filled with 128 + ni */
+      for (i = 0; i < CF_NL_BLEND_PERIOD; i++) {
+        keep[i] = i % ps == 0 || i % ps == ps - 1 ? 0 : 0xff;
+        take[i] = i % ps == 0 ? 0xff : 0;
+        fill[i] = i % ps == ps - 1 ? (guint8) (128 + ni) : 0;
+      }
+      for (x = 0; x < n; x++) {
+        d[x] = (guint8) g_rand_int_range (rand, 0, 256);
+        s[x] = (guint8) g_rand_int_range (rand, 0, 256);
+        want[x] = x % ps == 0 ? s[x] : x % ps == ps - 1 ?
+            (guint8) (128 + ni) : d[x];
+      }
+      v[vi]->blend8 (d, s, n, keep, take, fill);
+      for (x = 0; x < n; x++)
+        if (d[x] != want[x])
+          g_error ("variant %d blend8 of %d bytes, %d-byte pixels: byte %d "
+              "is %d, not %d", vi, n, ps, x, d[x], want[x]);
+      g_free (d);
+      g_free (s);
+      g_free (want);
+    }
   g_rand_free (rand);
 }
 
@@ -157,64 +277,89 @@ test_column (void)
   g_rand_free (rand);
 }
 
-/* bilateral1: the sums over a 5x5 window's offsets, by the definition,
- * at widths below the vector (4), with a remainder, and past a chunk
- * (512); distances past range_len weigh nothing. */
+/* bilateral8: one colour and three, by the definition (64-bit sums of
+ * space * range * sample, rounded half up), at widths below the vectors
+ * (8), with remainders, and wide; range weights at their bound (2^26)
+ * and samples at 0 and 255 (every 32-bit lane at its largest; space
+ * weights below 2^20, so the 64-bit sums of 81 offsets fit), in runs of
+ * equal space weight longer than the kernel's run of 32 and shorter,
+ * distances past the range's zeros. */
 static void
 test_bilateral (void)
 {
   const CfNlRows *v[3];
-  int nv = variants (v), vi, wi;
-  static const int widths[] = { 1, 3, 6, 37, 513, 1030 };
+  int nv = variants (v), vi, wi, n;
+  static const int widths[] = { 1, 3, 7, 8, 9, 16, 37, 70, 1031 };
   GRand *rand = g_rand_new_with_seed (53);
 
   for (vi = 0; vi < nv; vi++)
-    for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
-      const int w = widths[wi], pitch = w + 4, len = 40;
-      guint16 *buf = g_new (guint16, pitch * 5);
-      gint64 *sum = g_new (gint64, w), *wsum = g_new (gint64, w);
-      const guint16 *rows[5];
-      int space[25], dx[25], dy[25], range[40], n = 0, x, i, j, k;
+    for (n = 1; n <= 3; n += 2)
+      for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+        const int w = widths[wi], r = 4, pitch = w + 2 * r;
+        const int len = 60 + 30 * wi;
+        guint16 *buf = g_new (guint16, 3 * pitch * (2 * r + 1));
+        guint16 *got = g_new (guint16, 3 * w);
+        guint16 *outs[3] = { got, got + w, got + 2 * w };
+        const guint16 *rows[3][9], *taps[3 * 81], *centre[3];
+        int space[81], dx[81], dy[81], range[CF_NL_BILATERAL8_RANGE];
+        int no = 0, x, i, j, k, c;
 
-      /* samples near each other (most within len) and 8 bits; weights
-       * up to 2^24, whose products with samples fit 32 bits */
-      for (i = 0; i < pitch * 5; i++)
-        buf[i] = (guint16) (100 + g_rand_int_range (rand, 0, 60));
-      for (j = 0; j < 5; j++)
-        rows[j] = buf + j * pitch;
-      for (j = -2; j <= 2; j++)
-        for (i = -2; i <= 2; i++) {
-          if (i * i + j * j > 4)
-            continue;
-          space[n] = g_rand_int_range (rand, 1, 1 << 24);
-          dx[n] = i;
-          dy[n++] = j;
+        /* mostly near 128 (within len), a quarter at the extremes; or
+         * flat, 255 but for one sample in 256 (every weight at 2^26) */
+        for (i = 0; i < 3 * pitch * (2 * r + 1); i++) {
+          int e = g_rand_int_range (rand, 0, wi % 3 == 0 ? 256 : 8);
+
+          buf[i] = (guint16) (e == 0 ? 0 : e == 1 || e >= 8 ? 255 :
+              118 + g_rand_int_range (rand, 0, 20));
         }
-      for (i = 0; i < len; i++)
-        range[i] = g_rand_int_range (rand, 1, 1 << 24);
-      v[vi]->bilateral1 (rows, 2, 2, space, dx, dy, n, range, len, w, sum,
-          wsum);
-      for (x = 0; x < w; x++) {
-        gint64 s = 0, ws = 0;
+        for (c = 0; c < 3; c++)
+          for (j = 0; j < 2 * r + 1; j++)
+            rows[c][j] = buf + (c * (2 * r + 1) + j) * pitch;
+        /* 81 offsets of one weight, or the first 40 of one weight (a
+         * run past 32), then runs of 1 to 4, the centre among them */
+        for (j = -r; j <= r; j++)
+          for (i = -r; i <= r; i++) {
+            space[no] = no < 40 || wi % 2 == 0 ? (1 << 20) - 1 - (wi & 1) :
+                no < 60 ? (1 << 20) - no / 4 : g_rand_int_range (rand, 1,
+                1 << 20);
+            dx[no] = i;
+            dy[no++] = j;
+          }
+        for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
+          range[i] = i == 0 ? 1 << 26 : i < len ?
+              g_rand_int_range (rand, (1 << 26) - 4, 1 << 26) : 0;
+        for (c = 0; c < n; c++) {
+          centre[c] = rows[c][r] + r;
+          for (k = 0; k < no; k++)
+            taps[c * no + k] = rows[c][r + dy[k]] + r + dx[k];
+        }
+        v[vi]->bilateral8 (taps, centre, n, space, no, range, w, outs);
+        for (x = 0; x < w; x++) {
+          gint64 s[3] = { 0, 0, 0 }, ws = 0;
 
-        for (k = 0; k < n; k++) {
-          int c = rows[2][x + 2], a = rows[2 + dy[k]][x + 2 + dx[k]];
-          int d = ABS (a - c);
+          for (k = 0; k < no; k++) {
+            int d = 0;
 
-          if (d < len) {
-            s += (gint64) space[k] * range[d] * a;
+            for (c = 0; c < n; c++)
+              d += ABS ((int) rows[c][r + dy[k]][x + r + dx[k]] -
+                  (int) rows[c][r][x + r]);
             ws += (gint64) space[k] * range[d];
+            for (c = 0; c < n; c++)
+              s[c] += (gint64) space[k] * range[d] *
+                  rows[c][r + dy[k]][x + r + dx[k]];
+          }
+          for (c = 0; c < n; c++) {
+            int want = (int) ((s[c] + ws / 2) / ws);
+
+            if (outs[c][x] != want)
+              g_error ("variant %d bilateral of %d colours, width %d: x %d "
+                  "colour %d is %d, not %d", vi, n, w, x, c, outs[c][x],
+                  want);
           }
         }
-        if (sum[x] != s || wsum[x] != ws)
-          g_error ("variant %d bilateral width %d: x %d sums %" G_GINT64_FORMAT
-              " / %" G_GINT64_FORMAT ", not %" G_GINT64_FORMAT " / %"
-              G_GINT64_FORMAT, vi, w, x, sum[x], wsum[x], s, ws);
+        g_free (buf);
+        g_free (got);
       }
-      g_free (buf);
-      g_free (sum);
-      g_free (wsum);
-    }
   g_rand_free (rand);
 }
 
@@ -305,7 +450,7 @@ test_line (void)
 
           for (x = 0; x < n; x++)
             r8[x] = (guint8) (row[x] &= 0xff);
-          v[vi]->line8 (r8, len, w, max, t8, o8);
+          v[vi]->line8 (r8, len, w, 1, max, t8, o8);
           for (x = 0; x < w; x++)
             out[x] = o8[x];
           g_free (r8);
@@ -345,5 +490,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nonlin-rows/column-group", test_column_group);
   g_test_add_func ("/nonlin-rows/line", test_line);
   g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
+  g_test_add_func ("/nonlin-rows/interleaved", test_interleaved);
+  g_test_add_func ("/nonlin-rows/blend", test_blend);
   return g_test_run ();
 }
