@@ -99,6 +99,15 @@ cudaError_t cf_nl_window_run (const CfNlPassArgs & a, int n_channels,
 cudaError_t cf_nl_line_run (const CfNlPassArgs & a, int n_channels,
     int max_w, int max_h, cudaStream_t stream);
 
+/* The bilateral pass (CF_NL_BILATERAL) of one-channel colours on a
+ * shared-memory tile with the spec's tables (cf-nonlin-bilateral.cu):
+ * groups as cf_nonlin_run takes them.  cudaErrorNotSupported for
+ * three-channel colours or tables and tiles past a block's shared memory;
+ * the caller then runs the per-sample kernel. */
+cudaError_t cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
+    const int groups[CF_MAX_CHANNELS][3], int n_channels, int max_w,
+    int max_h, cudaStream_t stream);
+
 /* A whole program of one 3x3 median, or a min/max window within 3x3 (a
  * rectangle's row and column passes, or either alone), from the frame to
  * the output on whole rows of 8- or 16-bit samples, every channel of a

@@ -8,7 +8,8 @@
  * whole in one launch on whole rows (cf-nonlin-bytes.cu).  Medians,
  * structuring elements and rectangles' rows and
  * columns run on shared-memory tiles (cf-nonlin-window.cu,
- * cf-nonlin-line.cu); the rest, and what those tiles don't take, runs
+ * cf-nonlin-line.cu), one-channel bilaterals on tiles with their tables
+ * (cf-nonlin-bilateral.cu); the rest, and what those tiles don't take, runs
  * here one thread an output sample with kernels/cf-nonlin.h, which the
  * fast CPU backend runs too. */
 #include "cf-nonlin-launch.h"
@@ -165,6 +166,10 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
       case CF_NL_MIN_COL:
       case CF_NL_MAX_COL:
         err = cf_nl_line_run (pa, frame->n_channels, max_w, max_h, stream);
+        break;
+      case CF_NL_BILATERAL:
+        err = cf_nl_bilateral_run (pa, nl, groups, frame->n_channels, max_w,
+            max_h, stream);
         break;
       default:
         break;
