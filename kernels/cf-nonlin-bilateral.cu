@@ -2,15 +2,15 @@
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter: the bilateral of one-channel colours (GRAY, planar YUV) on
- * a shared-memory tile: a block loads its outputs' windows once with the
- * border applied at the load (cf_nl_at, as the per-sample kernel reads
- * them), and the spec's tables (space weights, offsets, range weights)
- * once, then each thread sums its outputs' windows from shared memory.
- * The sums are cf_nl_bilateral's: integer weights, 64-bit sums, exact in
- * any order, so the bytes are the per-sample kernel's and the CPU's.
- * Colours of three channels (RGB's L1 distance) take the per-sample
- * kernel. */
+/* cudafilter: the bilateral on shared-memory tiles: a block loads its
+ * outputs' windows once with the border applied at the load (cf_nl_at, as
+ * the per-sample kernel reads them), and the spec's tables (space
+ * weights, offsets, range weights) once, then each thread sums its
+ * outputs' windows from shared memory.  A colour of three channels (RGB:
+ * the L1 distance over the three) is one block's three tiles, and a
+ * thread makes the three channels' outputs from one weight a tap.  The
+ * sums are cf_nl_bilateral's: integer weights, 64-bit sums, exact in any
+ * order, so the bytes are the per-sample kernel's and the CPU's. */
 #include "cf-nonlin-pass.cuh"
 
 /* Outputs of a block: 32 x 32 from 32 x 8 threads, each on BL_ROWS rows. */
@@ -24,19 +24,77 @@
 namespace
 {
 
-/* Shared memory of a radius: the tables, then the tile (16-bit samples). */
+/* Each colour's channels (-1 past the last), as cf_nonlin_run has them. */
+struct CfBlGroups
+{
+  int c[CF_MAX_CHANNELS][3];
+};
+
+/* Shared memory of a radius: the tables, then n_tiles tiles (16-bit
+ * samples). */
 size_t
-bilateral_bytes (int radius, int n_offsets, int range_len)
+bilateral_bytes (int radius, int n_offsets, int range_len, int n_tiles)
 {
   const size_t tw = BL_TX + 2 * radius, th = BL_OY + 2 * radius;
 
   return (size_t) n_offsets * 2 * sizeof (int) + (size_t) range_len *
-      sizeof (int) + tw * th * sizeof (unsigned short);
+      sizeof (int) + n_tiles * tw * th * sizeof (unsigned short);
+}
+
+/* The outputs of thread (lx, ly + r, r < BL_ROWS) for a colour of NC
+ * channels whose tiles are tiles[0 .. NC), tile_len samples apart. */
+template < int NC > __device__ __forceinline__ void
+bilateral_outputs (const CfNlPassArgs & a, const int *chans,
+    const unsigned short *tiles, int tile_len, const int *space,
+    const int *offset, const int *range, int n_offsets, int range_len,
+    int radius, int tw, int bx, int by)
+{
+  const CfChannel & ch = a.frame.channels[chans[0]];
+
+#pragma unroll 1
+  for (int r = 0; r < BL_ROWS; r++) {
+    const int lx = threadIdx.x, ly = threadIdx.y * BL_ROWS + r;
+    const int x = bx + lx, y = by + ly;
+    const unsigned short *centre = tiles + (ly + radius) * tw + lx + radius;
+    int cv[NC];
+    unsigned long long sum[NC], wsum = 0;
+
+    if (x >= ch.width || y >= ch.height)
+      break;
+#pragma unroll
+    for (int i = 0; i < NC; i++) {
+      cv[i] = centre[i * tile_len];
+      sum[i] = 0;
+    }
+    for (int k = 0; k < n_offsets; k++) {
+      int s[NC], d = 0;
+
+#pragma unroll
+      for (int i = 0; i < NC; i++) {
+        s[i] = centre[i * tile_len + offset[k]];
+        d += s[i] > cv[i] ? s[i] - cv[i] : cv[i] - s[i];
+      }
+      if (d < range_len) {
+        const unsigned long long w = (unsigned long long) (unsigned) space[k]
+            * (unsigned) range[d];
+
+#pragma unroll
+        for (int i = 0; i < NC; i++)
+          sum[i] += w * (unsigned) s[i];
+        wsum += w;
+      }
+    }
+    /* the centre always weighs: wsum > 0 */
+#pragma unroll
+    for (int i = 0; i < NC; i++)
+      cf_nl_pass_store (a, chans[i], x, y, (int) ((sum[i] + wsum / 2) /
+              wsum));
+  }
 }
 
 __global__ static void
-nl_bilateral_tile (const CfNlPassArgs a, int radius, int n_offsets,
-    int off_range, int range_len)
+nl_bilateral_tile (const CfNlPassArgs a, const CfBlGroups g, int radius,
+    int n_offsets, int off_range, int range_len)
 {
   extern __shared__ int bl_smem[];
   const int c = blockIdx.z;
@@ -48,15 +106,19 @@ nl_bilateral_tile (const CfNlPassArgs a, int radius, int n_offsets,
   int *space = bl_smem;
   int *offset = space + n_offsets;      /* dy * tw + dx */
   int *range = offset + n_offsets;
-  unsigned short *tile = (unsigned short *) (range + range_len);
+  unsigned short *tiles = (unsigned short *) (range + range_len);
+  const int nc = g.c[c][1] < 0 ? 1 : 3;
 
-  /* Whole blocks leave (no thread of them reaches the barrier). */
+  /* Whole blocks leave (no thread of them reaches the barrier); a colour
+   * of three is its first channel's block's. */
   if (bx >= ch.width || by >= ch.height)
     return;
   if (ch.mode != CF_CHANNEL_FILTER) {
     cf_nl_pass_other (a, c, bx, by, BL_TX, BL_OY);
     return;
   }
+  if (g.c[c][0] != c)
+    return;
 
   for (int k = t; k < n_offsets; k += n_threads) {
     const int *dx = a.table + n_offsets, *dy = dx + n_offsets;
@@ -66,8 +128,9 @@ nl_bilateral_tile (const CfNlPassArgs a, int radius, int n_offsets,
   }
   for (int i = t; i < range_len; i += n_threads)
     range[i] = __ldg (&a.table[off_range + i]);
-  {
-    const CfNlImage src = cf_nl_pass_image (a, c, a.p.src);
+  for (int i = 0; i < nc; i++) {
+    const CfNlImage src = cf_nl_pass_image (a, g.c[c][i], a.p.src);
+    unsigned short *tile = tiles + i * tw * th;
 
     /* A warp a row of the tile at a time, along x in memory. */
     for (int ty = threadIdx.y; ty < th; ty += BL_TY)
@@ -77,31 +140,12 @@ nl_bilateral_tile (const CfNlPassArgs a, int radius, int n_offsets,
   }
   __syncthreads ();
 
-#pragma unroll 1
-  for (int r = 0; r < BL_ROWS; r++) {
-    const int lx = threadIdx.x, ly = threadIdx.y * BL_ROWS + r;
-    const int x = bx + lx, y = by + ly;
-    const unsigned short *centre = tile + (ly + radius) * tw + lx + radius;
-    const int cv = *centre;
-    unsigned long long sum = 0, wsum = 0;
-
-    if (x >= ch.width || y >= ch.height)
-      break;
-    for (int k = 0; k < n_offsets; k++) {
-      const int s = centre[offset[k]];
-      const int d = s > cv ? s - cv : cv - s;
-
-      if (d < range_len) {
-        const unsigned long long w = (unsigned long long) (unsigned) space[k]
-            * (unsigned) range[d];
-
-        sum += w * (unsigned) s;
-        wsum += w;
-      }
-    }
-    /* the centre always weighs: wsum > 0 */
-    cf_nl_pass_store (a, c, x, y, (int) ((sum + wsum / 2) / wsum));
-  }
+  if (nc == 1)
+    bilateral_outputs < 1 > (a, g.c[c], tiles, tw * th, space, offset,
+        range, n_offsets, range_len, radius, tw, bx, by);
+  else
+    bilateral_outputs < 3 > (a, g.c[c], tiles, tw * th, space, offset,
+        range, n_offsets, range_len, radius, tw, bx, by);
 }
 
 }                               /* namespace */
@@ -112,14 +156,36 @@ cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
     int max_h, cudaStream_t stream)
 {
   const int radius = a.p.len;
-  const size_t bytes = bilateral_bytes (radius, nl->n_offsets,
-      nl->range_len);
+  CfBlGroups g;
+  int n_tiles = 1;
 
-  /* one-channel colours only, and tables and tile within a block's
-   * shared memory */
-  for (int c = 0; c < n_channels; c++)
-    if (a.frame.channels[c].mode == CF_CHANNEL_FILTER && groups[c][1] >= 0)
+  /* colours of one channel, or of three filtered channels of one size */
+  for (int c = 0; c < n_channels; c++) {
+    const CfChannel & ch = a.frame.channels[c];
+    int n = 0;
+
+    for (int i = 0; i < 3; i++) {
+      g.c[c][i] = groups[c][i];
+      n += groups[c][i] >= 0;
+    }
+    if (ch.mode != CF_CHANNEL_FILTER)
+      continue;
+    if (n == 2 || n == 0 || groups[c][0] < 0)
       return cudaErrorNotSupported;
+    for (int i = 0; i < n; i++) {
+      const CfChannel & o = a.frame.channels[groups[c][i]];
+
+      if (o.mode != CF_CHANNEL_FILTER || o.width != ch.width ||
+          o.height != ch.height)
+        return cudaErrorNotSupported;
+    }
+    n_tiles = n > n_tiles ? n : n_tiles;
+  }
+
+  const size_t bytes = bilateral_bytes (radius, nl->n_offsets,
+      nl->range_len, n_tiles);
+
+  /* tables and tiles within a block's shared memory */
   if (bytes > BL_MAX_BYTES || nl->off_space != 0 || radius < 1)
     return cudaErrorNotSupported;
 
@@ -127,7 +193,7 @@ cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
   dim3 grid ((max_w + BL_TX - 1) / BL_TX, (max_h + BL_OY - 1) / BL_OY,
       n_channels);
 
-  nl_bilateral_tile <<< grid, block, bytes, stream >>> (a, radius,
+  nl_bilateral_tile <<< grid, block, bytes, stream >>> (a, g, radius,
       nl->n_offsets, nl->off_range, nl->range_len);
   return cudaGetLastError ();
 }

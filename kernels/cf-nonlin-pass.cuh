@@ -99,11 +99,11 @@ cudaError_t cf_nl_window_run (const CfNlPassArgs & a, int n_channels,
 cudaError_t cf_nl_line_run (const CfNlPassArgs & a, int n_channels,
     int max_w, int max_h, cudaStream_t stream);
 
-/* The bilateral pass (CF_NL_BILATERAL) of one-channel colours on a
- * shared-memory tile with the spec's tables (cf-nonlin-bilateral.cu):
- * groups as cf_nonlin_run takes them.  cudaErrorNotSupported for
- * three-channel colours or tables and tiles past a block's shared memory;
- * the caller then runs the per-sample kernel. */
+/* The bilateral pass (CF_NL_BILATERAL) on shared-memory tiles with the
+ * spec's tables (cf-nonlin-bilateral.cu): colours of one channel or of
+ * three (groups as cf_nonlin_run takes them).  cudaErrorNotSupported for
+ * other colours, or tables and tiles past a block's shared memory; the
+ * caller then runs the per-sample kernel. */
 cudaError_t cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
     const int groups[CF_MAX_CHANNELS][3], int n_channels, int max_w,
     int max_h, cudaStream_t stream);

@@ -8,7 +8,7 @@
  * whole in one launch on whole rows (cf-nonlin-bytes.cu).  Medians,
  * structuring elements and rectangles' rows and
  * columns run on shared-memory tiles (cf-nonlin-window.cu,
- * cf-nonlin-line.cu), one-channel bilaterals on tiles with their tables
+ * cf-nonlin-line.cu), bilaterals on tiles with their tables
  * (cf-nonlin-bilateral.cu); the rest, and what those tiles don't take, runs
  * here one thread an output sample with kernels/cf-nonlin.h, which the
  * fast CPU backend runs too. */
