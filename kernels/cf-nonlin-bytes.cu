@@ -4,13 +4,14 @@
  */
 /* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
  * rows of bytes (or 16-bit words), every channel of a plane at once.  A
- * plane whose pixels are one byte sample (GRAY8, I420's planes), four
- * (RGBA, BGRx) or one 16-bit sample (GRAY16) is a row of
- * samples whose horizontal neighbour lies `pixel_stride` bytes away, so
- * one lane-wise operation filters every channel of the plane; the
- * channels a plane copies or fills are put back by byte masks at the
- * store.  One launch takes one pixel stride: frames whose planes differ
- * (NV12, YUY2, P016) take the tiled kernels.
+ * plane whose pixels are one byte sample (GRAY8, I420's planes), two or
+ * four (NV12's chroma, RGBA), or one or two 16-bit samples (GRAY16,
+ * P016) is a row of samples whose horizontal neighbour lies
+ * `pixel_stride` bytes away, so one lane-wise operation filters every
+ * channel of the plane; the channels a plane copies or fills are put back
+ * by byte masks at the store.  A frame whose planes differ in pixel
+ * stride (NV12) takes a launch for each; YUY2, whose channels differ
+ * within a plane, takes the tiled kernels.
  *
  * Each thread takes 4 bytes (8 for 2-byte samples) on WB_ROWS rows: two
  * words of 16-bit lanes, which Hopper's min/max take in one instruction
@@ -377,36 +378,32 @@ line_bits (int len, int anchor, int *bits)
   return true;
 }
 
-/* Builds the planes from the frame's channel jobs: FALSE when a plane's
- * channels are not the whole of its pixels' bytes in one sample size. */
+/* Builds the planes from the frame's channel jobs (planes[] of n, the
+ * samples' bytes lb): false when a plane's channels are not the whole of
+ * its pixels' bytes in one sample size, or the frame mixes sample sizes. */
 bool
-make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
-    int *lane_bytes, int *pixel_stride)
+make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
+    int *lane_bytes)
 {
-  int used = 0, lb = 0, ps = 0;
+  int used = 0, lb = 0;
 
   for (int c = 0; c < frame->n_channels; c++) {
     const CfChannel & ch = frame->channels[c];
 
     if (ch.plane < 0 || ch.plane >= CF_MAX_PLANES || ch.shared_word ||
-        ch.shift != 0 || ch.depth != 8 * ch.word_bytes || ch.word_bytes > 2)
-      return false;
-    if (lb != 0 && (ch.word_bytes != lb || ch.pixel_stride != ps))
+        ch.shift != 0 || ch.depth != 8 * ch.word_bytes || ch.word_bytes > 2
+        || (lb != 0 && ch.word_bytes != lb))
       return false;
     lb = ch.word_bytes;
-    ps = ch.pixel_stride;
+    used |= 1 << ch.plane;
   }
-  /* the layouts a frame of one pixel stride comes in (a plane of pairs,
-   * NV12's chroma, never comes alone) */
-  if (lb == 0 || !(ps == lb || (lb == 1 && ps == 4)))
+  if (lb == 0)
     return false;
 
-  for (int c = 0; c < frame->n_channels; c++)
-    used |= 1 << frame->channels[c].plane;
-  *n_planes = 0;
+  *n = 0;
   for (int p = 0; p < CF_MAX_PLANES; p++) {
-    CfNlBytePlane & pl = a->planes[*n_planes];
-    int owned = 0, w = -1, h = -1;
+    CfNlBytePlane & pl = planes[*n];
+    int owned = 0, w = -1, h = -1, ps = 0;
 
     if (!(used & (1 << p)))
       continue;
@@ -421,11 +418,20 @@ make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
     for (int c = 0; c < frame->n_channels; c++) {
       const CfChannel & ch = frame->channels[c];
 
+      if (ch.plane == p)
+        ps = ch.pixel_stride;
+    }
+    /* samples, pairs of samples (NV12's chroma) or four bytes (RGBA) */
+    if (!(ps == lb || ps == 2 * lb || (lb == 1 && ps == 4)))
+      return false;
+    for (int c = 0; c < frame->n_channels; c++) {
+      const CfChannel & ch = frame->channels[c];
+
       if (ch.plane != p)
         continue;
       if ((w >= 0 && (ch.width != w || ch.height != h)) ||
-          ch.offset % lb != 0 || ch.offset >= ps ||
-          (owned & (1 << ch.offset)))
+          ch.pixel_stride != ps || ch.offset % lb != 0 ||
+          ch.offset >= ps || (owned & (1 << ch.offset)))
         return false;
       w = ch.width;
       h = ch.height;
@@ -455,10 +461,9 @@ make_planes (const CfDeviceFrame * frame, CfNlByteArgs * a, int *n_planes,
     pl.pixel_stride = ps;
     pl.row_bytes = w * ps;
     if (w > 0 && h > 0)
-      (*n_planes)++;
+      (*n)++;
   }
   *lane_bytes = lb;
-  *pixel_stride = ps;
   return true;
 }
 
@@ -469,10 +474,14 @@ launch (int lb, int ps, dim3 grid, dim3 block, const CfNlByteArgs & a,
 {
   if (lb == 1 && ps == 1)
     nl_bytes < 1, 1, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 2)
+    nl_bytes < 1, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 1 && ps == 4)
     nl_bytes < 1, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 2 && ps == 2)
     nl_bytes < 2, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 4)
+    nl_bytes < 2, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else
     return cudaErrorNotSupported;
   return cudaGetLastError ();
@@ -486,7 +495,7 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
 {
   CfNlByteArgs a;
   const CfNlPass *p = nl->passes;
-  int n_planes = 0, lb = 0, ps = 0, max_bytes = 0, max_h = 0;
+  int n_planes = 0, lb = 0;
   /* the window: rows (dy + 1) x columns (dx + 1) bits */
   int rows = 0, cols = 0;
   bool median = false, take_max = false;
@@ -525,12 +534,10 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     return cudaErrorNotSupported;
   }
 
-  if (!make_planes (frame, &a, &n_planes, &lb, &ps) || n_planes == 0)
+  CfNlBytePlane planes[CF_MAX_PLANES];
+
+  if (!make_planes (frame, planes, &n_planes, &lb) || n_planes == 0)
     return cudaErrorNotSupported;
-  for (int i = 0; i < n_planes; i++) {
-    max_bytes = max (max_bytes, a.planes[i].row_bytes);
-    max_h = max (max_h, a.planes[i].height);
-  }
   /* a max is the min of the complements within each lane's samples */
   a.flip = take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
   for (int j = 0; j < 3; j++) {
@@ -538,11 +545,32 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     a.col_off[j] = (cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
   }
 
+  /* One launch for the planes of each pixel stride (NV12: its luma, then
+   * its chroma pairs); the planes are independent. */
   const int span = WB_TX * 4 * (lb == 1 ? 1 : 2);
   dim3 block (WB_TX, WB_TY);
-  dim3 grid ((max_bytes + span - 1) / span,
-      (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n_planes);
+  int done = 0;
 
-  return median ? launch < true > (lb, ps, grid, block, a, stream) :
-      launch < false > (lb, ps, grid, block, a, stream);
+  for (int first = 0; first < n_planes; first++) {
+    const int ps = planes[first].pixel_stride;
+    int n = 0, max_bytes = 0, max_h = 0;
+    cudaError_t err;
+
+    if (done & (1 << first))
+      continue;
+    for (int i = first; i < n_planes; i++)
+      if (planes[i].pixel_stride == ps) {
+        a.planes[n++] = planes[i];
+        done |= 1 << i;
+        max_bytes = max (max_bytes, planes[i].row_bytes);
+        max_h = max (max_h, planes[i].height);
+      }
+    dim3 grid ((max_bytes + span - 1) / span,
+        (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n);
+    err = median ? launch < true > (lb, ps, grid, block, a, stream) :
+        launch < false > (lb, ps, grid, block, a, stream);
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
 }

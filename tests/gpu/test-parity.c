@@ -106,12 +106,13 @@ typedef enum
   LAYOUT_YUY2,                  /* packed 4:2:2, a spare luma if odd */
   LAYOUT_NV16,                  /* luma + chroma pairs at full height */
   LAYOUT_RGB10A2,               /* 10-bit R, G, B, 2-bit A in 32 bits */
+  LAYOUT_P016,                  /* 16 bits, chroma pairs, V filled */
   N_LAYOUTS
 } LayoutId;
 
 static const char *layout_names[N_LAYOUTS] = {
   "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12",
-  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2"
+  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016"
 };
 
 /* Bits of the filtered samples. */
@@ -122,6 +123,7 @@ layout_depth (LayoutId id)
     case LAYOUT_GRAY16:
     case LAYOUT_RGBA16:
     case LAYOUT_I420_16:
+    case LAYOUT_P016:
       return 16;
     case LAYOUT_P010:
     case LAYOUT_I420_10:
@@ -192,6 +194,14 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
       add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, 10, 6, FALSE);
       add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, 10, 6, FALSE);
       add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 512, 2, 10, 6, FALSE);
+      break;
+    case LAYOUT_P016:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 2;
+      l->depth = 16;
+      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, 16, 0, FALSE);
+      add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, 16, 0, FALSE);
+      add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 32768, 2, 16, 0, FALSE);
       break;
     case LAYOUT_I420_10:
     case LAYOUT_Y444_12:{
