@@ -63,6 +63,10 @@ struct _CfNonlinCpu
   int bl_n;
   int *bl_offsets;
   int bl_range[CF_NL_BILATERAL8_RANGE];
+  /* The spec whose tables those are (its serial), made when it changes,
+   * not every frame. */
+  gboolean bl_planned;
+  guint64 bl_serial;
 };
 
 /* A pass's window: kw x kh samples, (x, y) at (ax, ay) in it. */
@@ -429,9 +433,9 @@ minmax_rows (const CfNlRows * kr, const guint16 * const *rows,
     for (i = 0; i < win->kw; i++) {
       int e = i;
 
-      if (se != NULL && !se[j * win->kw + i])
+      if (!se[j * win->kw + i])
         continue;
-      while (se != NULL && e + 1 < win->kw && se[j * win->kw + e + 1])
+      while (e + 1 < win->kw && se[j * win->kw + e + 1])
         e++;
       if (e == i) {
         kr->accumulate (out, rows[j] + i, w, max);
@@ -1121,7 +1125,11 @@ cf_nonlin_cpu_run (CfNonlinCpu * self, CfCpuPool * pool,
     self->scratch_len = need;
   }
   cf_layout_colour_groups (layout, self->groups);
-  bilateral8_plan (self, spec);
+  if (!self->bl_planned || self->bl_serial != spec->serial) {
+    bilateral8_plan (self, spec);
+    self->bl_planned = TRUE;
+    self->bl_serial = spec->serial;
+  }
   self->spec = spec;
   self->layout = layout;
   self->in = in;
