@@ -729,8 +729,9 @@ takes_bytes (const CfNonlinCpu * self, int c, int *leader)
  * (blend8). */
 typedef struct
 {
-  guint8 keep[CF_NL_BLEND_PERIOD], take[CF_NL_BLEND_PERIOD];
-  guint8 fill[CF_NL_BLEND_PERIOD];
+  /* Two periods: window3_8 reads them from any phase. */
+  guint8 keep[2 * CF_NL_BLEND_PERIOD], take[2 * CF_NL_BLEND_PERIOD];
+  guint8 fill[2 * CF_NL_BLEND_PERIOD];
   gboolean any;
 } Restore;
 
@@ -748,7 +749,7 @@ restore_init (const CfLayout * l, const CfChannel * ch, int ps, Restore * r)
 
     if (o->plane != ch->plane || o->mode == CF_CHANNEL_FILTER)
       continue;
-    for (b = o->offset; b < CF_NL_BLEND_PERIOD; b += ps) {
+    for (b = o->offset; b < 2 * CF_NL_BLEND_PERIOD; b += ps) {
       r->keep[b] = 0;
       if (o->mode == CF_CHANNEL_FILL)
         r->fill[b] = (guint8) o->fill_value;
@@ -773,6 +774,91 @@ restore_rows (const CfNonlinCpu * self, const CfChannel * ch, int ps,
         self->out->stride[ch->plane], self->in->data[ch->plane] +
         (gsize) y * self->in->stride[ch->plane], ch->width * ps, r->keep,
         r->take, r->fill);
+}
+
+/* window3_8's operation when the current pass is a 3x3 median, or a 3x3
+ * rectangle's min or max (its row pass fused into it), both centred;
+ * else -1. */
+static int
+window3_of (const CfNonlinCpu * self, const RowFirst * rf, const Window * win)
+{
+  const CfNlPass *p = self->pass;
+
+  if (p->step == CF_NL_MEDIAN && p->len == 3)
+    return CF_NL_W3_MEDIAN;
+  if (rf == NULL || rf->pass->len != 3 || rf->win.ax != 1 || win->kh != 3
+      || win->ay != 1)
+    return -1;
+  if (p->step == CF_NL_MIN_COL && rf->pass->step == CF_NL_MIN_ROW)
+    return CF_NL_W3_MIN;
+  if (p->step == CF_NL_MAX_COL && rf->pass->step == CF_NL_MAX_ROW)
+    return CF_NL_W3_MAX;
+  return -1;
+}
+
+/* Rows [y0, y1) of the plane of a 3x3 window (window3_of) read in place:
+ * each output row from the frame's three rows (a border row for those
+ * outside it: the frame's, or border_value's), written once with the
+ * copied and filled channels merged; the first and last pixels, whose
+ * windows reach past the row, through rows of three pixels made with the
+ * border. */
+static void
+byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
+    int ps, int op, const Restore * r, int y0, int y1)
+{
+  const CfKernelParams *kp = &self->spec->kp;
+  const guint8 *in0 = self->in->data[ch->plane];
+  const gsize in_stride = self->in->stride[ch->plane];
+  guint8 *const out0 = self->out->data[ch->plane];
+  const gsize out_stride = self->out->stride[ch->plane];
+  const int w = ch->width, h = ch->height, B = CF_NL_BLEND_PERIOD;
+  const int side[2] = { cf_border_index (-1, w, kp->border),
+    cf_border_index (w, w, kp->border)
+  };
+  const guint8 *rows[3];
+  guint8 edge[3][3 * 4], *flat;
+  int y, j, e, b;
+
+  /* The border value's row. */
+  if ((gsize) w * ps > ps_->len) {
+    g_free (ps_->mem);
+    ps_->mem = g_malloc ((gsize) w * ps);
+    ps_->len = (gsize) w * ps;
+  }
+  flat = ps_->mem;
+  memset (flat, kp->border_value, (gsize) w * ps);
+  for (y = y0; y < y1; y++) {
+    guint8 *out = out0 + (gsize) y * out_stride;
+
+    for (j = 0; j < 3; j++) {
+      const int v = cf_border_index (y - 1 + j, h, kp->border);
+
+      rows[j] = v < 0 ? flat : in0 + (gsize) v * in_stride;
+    }
+    if (w > 2)
+      self->rows->window3_8 (rows[0] + ps, rows[1] + ps, rows[2] + ps,
+          (w - 2) * ps, ps, op, r->keep, r->take, r->fill, ps % B, out + ps);
+    for (e = 0; e < MIN (w, 2); e++) {
+      const int x = e == 0 ? 0 : w - 1;
+      const int nb[2] = { x == 0 ? side[0] : x - 1,
+        x == w - 1 ? side[1] : x + 1
+      };
+
+      for (j = 0; j < 3; j++) {
+        memcpy (edge[j] + ps, rows[j] + (gsize) x * ps, ps);
+        for (b = 0; b < 2; b++) {
+          guint8 *d = edge[j] + 2 * b * ps;
+
+          if (nb[b] < 0)
+            memset (d, kp->border_value, ps);
+          else
+            memcpy (d, rows[j] + (gsize) nb[b] * ps, ps);
+        }
+      }
+      self->rows->window3_8 (edge[0] + ps, edge[1] + ps, edge[2] + ps, ps,
+          ps, op, r->keep, r->take, r->fill, x * ps % B, out + (gsize) x * ps);
+    }
+  }
 }
 
 /* Rows [y0, y1) of the plane of channel c through the current pass in
@@ -800,10 +886,14 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
   Carved cv;
   Restore restore;
   gboolean group;
-  int y, j;
+  int y, j, op3;
 
   restore_init (self->layout, ch, ps, &restore);
   rf = row_first (self, &rf_);
+  if ((op3 = window3_of (self, rf, &win)) >= 0) {
+    byte_rows3 (self, ps_, ch, ps, op3, &restore, y0, y1);
+    return;
+  }
   /* Long columns CF_NL_COL_GROUP output rows at a time, as in pass_rows:
    * a ring of the rows they read together. */
   group = win.kh >= CF_NL_COL_GROUP

@@ -441,6 +441,103 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 #endif
 }
 
+/* window3_8 over bytes [x0, x0 + m) of the row, its masks from phase o:
+ * one loop gcc vectorises (m a constant: whole vectors), op a constant
+ * where inlined. */
+static inline __attribute__ ((always_inline)) void
+window3_span (const guint8 * restrict r0, const guint8 * restrict r1,
+    const guint8 * restrict r2, int x0, int m, int ps, int op,
+    const guint8 * restrict keep, const guint8 * restrict take,
+    const guint8 * restrict fill, guint8 * restrict out)
+{
+  const guint8 *a = r0 + x0, *b = r1 + x0, *c = r2 + x0;
+  guint8 *d = out + x0;
+  int i;
+
+  for (i = 0; i < m; i++) {
+    guint8 v;
+
+    if (op == CF_NL_W3_MEDIAN) {
+      /* Each column sorted, then the median of the largest minimum, the
+       * median of the medians and the smallest maximum. */
+      guint8 lo[3], mid[3], hi[3], l, h, p, q, r;
+      int j;
+
+      for (j = 0; j < 3; j++) {
+        const int o = (j - 1) * ps;
+        const guint8 u = a[i + o], w = b[i + o], z = c[i + o];
+
+        l = MIN (u, w);
+        h = MAX (u, w);
+        lo[j] = MIN (l, z);
+        hi[j] = MAX (h, z);
+        mid[j] = MAX (l, MIN (h, z));
+      }
+      p = MAX (MAX (lo[0], lo[1]), lo[2]);
+      r = MIN (MIN (hi[0], hi[1]), hi[2]);
+      l = MIN (mid[0], mid[1]);
+      h = MAX (mid[0], mid[1]);
+      q = MAX (l, MIN (h, mid[2]));
+      l = MIN (p, q);
+      h = MAX (p, q);
+      v = MAX (l, MIN (h, r));
+    } else if (op == CF_NL_W3_MIN) {
+      const guint8 u = MIN (MIN (a[i - ps], b[i - ps]), c[i - ps]);
+      const guint8 w = MIN (MIN (a[i], b[i]), c[i]);
+      const guint8 z = MIN (MIN (a[i + ps], b[i + ps]), c[i + ps]);
+
+      v = MIN (MIN (u, w), z);
+    } else {
+      const guint8 u = MAX (MAX (a[i - ps], b[i - ps]), c[i - ps]);
+      const guint8 w = MAX (MAX (a[i], b[i]), c[i]);
+      const guint8 z = MAX (MAX (a[i + ps], b[i + ps]), c[i + ps]);
+
+      v = MAX (MAX (u, w), z);
+    }
+    d[i] = (v & keep[i]) | (b[i] & take[i]) | fill[i];
+  }
+}
+
+/* Whole blocks of CF_NL_BLEND_PERIOD bytes (the masks' phase the same in
+ * each), the last one overlapping the one before (the same bytes again)
+ * rather than a scalar tail; rows shorter than a block byte by byte. */
+static inline __attribute__ ((always_inline)) void
+window3_op (const guint8 * r0, const guint8 * r1, const guint8 * r2, int n,
+    int ps, int op, const guint8 * keep, const guint8 * take,
+    const guint8 * fill, int o, guint8 * out)
+{
+  const int B = CF_NL_BLEND_PERIOD;
+  int x0, ph;
+
+  if (n < B) {
+    window3_span (r0, r1, r2, 0, n, ps, op, keep + o, take + o, fill + o,
+        out);
+    return;
+  }
+  for (x0 = 0; x0 + B <= n; x0 += B)
+    window3_span (r0, r1, r2, x0, B, ps, op, keep + o, take + o, fill + o,
+        out);
+  if (x0 < n) {
+    x0 = n - B;
+    ph = (o + x0) % B;
+    window3_span (r0, r1, r2, x0, B, ps, op, keep + ph, take + ph, fill + ph,
+        out);
+  }
+}
+
+static void
+window3_8 (const guint8 * r0, const guint8 * r1, const guint8 * r2, int n,
+    int ps, int op, const guint8 * keep, const guint8 * take,
+    const guint8 * fill, int o, guint8 * out)
+{
+  if (op == CF_NL_W3_MEDIAN)
+    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MEDIAN, keep, take, fill, o, out);
+  else if (op == CF_NL_W3_MIN)
+    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MIN, keep, take, fill, o, out);
+  else
+    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MAX, keep, take, fill, o, out);
+}
+
 static void
 blend8 (guint8 * restrict d, const guint8 * restrict s, int n,
     const guint8 * restrict keep, const guint8 * restrict take,
@@ -507,5 +604,5 @@ line16 (const guint16 * row, int len, int w, int max, guint16 * tmp,
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
   median_any, accumulate, column, column_group, line16, median8, column8,
-  column_group8, line8, bilateral8, blend8, widen, narrow
+  column_group8, line8, bilateral8, window3_8, blend8, widen, narrow
 };
