@@ -441,60 +441,81 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 #endif
 }
 
-/* window3_8 over bytes [x0, x0 + m) of the row, its masks from phase o:
- * one loop gcc vectorises (m a constant: whole vectors), op a constant
- * where inlined. */
+/* The median of a, b, c given l = min (b, c) and h = max (b, c). */
+#define MED3(a, l, h) MAX (l, MIN (h, a))
+
+/* window3_8 over bytes [x0, x0 + m) of nr output rows (1 or 2: the second
+ * shares the first's lower two rows, and the work on them), the masks
+ * from their phase at x0: one loop gcc vectorises (m a constant: whole
+ * vectors), op and nr constants where inlined. */
 static inline __attribute__ ((always_inline)) void
-window3_span (const guint8 * restrict r0, const guint8 * restrict r1,
-    const guint8 * restrict r2, int x0, int m, int ps, int op,
-    const guint8 * restrict keep, const guint8 * restrict take,
-    const guint8 * restrict fill, guint8 * restrict out)
+window3_span (const guint8 * restrict a, const guint8 * restrict b,
+    const guint8 * restrict c, const guint8 * restrict e, int nr, int m,
+    int ps, int op, const guint8 * restrict keep,
+    const guint8 * restrict take, const guint8 * restrict fill,
+    guint8 * restrict d0, guint8 * restrict d1)
 {
-  const guint8 *a = r0 + x0, *b = r1 + x0, *c = r2 + x0;
-  guint8 *d = out + x0;
-  int i;
+  int i, j;
 
   for (i = 0; i < m; i++) {
-    guint8 v;
+    guint8 v0, v1;
 
     if (op == CF_NL_W3_MEDIAN) {
-      /* Each column sorted, then the median of the largest minimum, the
-       * median of the medians and the smallest maximum. */
-      guint8 lo[3], mid[3], hi[3], l, h, p, q, r;
-      int j;
+      /* Each column sorted (b and c once for both rows), then the median
+       * of the largest minimum, the median of the medians and the
+       * smallest maximum. */
+      guint8 lo[2][3], mid[2][3], hi[2][3], l, h, p, q, r;
+      guint8 v[2];
+      int t;
 
       for (j = 0; j < 3; j++) {
         const int o = (j - 1) * ps;
-        const guint8 u = a[i + o], w = b[i + o], z = c[i + o];
+        const guint8 l12 = MIN (b[i + o], c[i + o]);
+        const guint8 h12 = MAX (b[i + o], c[i + o]);
 
-        l = MIN (u, w);
-        h = MAX (u, w);
-        lo[j] = MIN (l, z);
-        hi[j] = MAX (h, z);
-        mid[j] = MAX (l, MIN (h, z));
+        lo[0][j] = MIN (l12, a[i + o]);
+        hi[0][j] = MAX (h12, a[i + o]);
+        mid[0][j] = MED3 (a[i + o], l12, h12);
+        if (nr == 2) {
+          lo[1][j] = MIN (l12, e[i + o]);
+          hi[1][j] = MAX (h12, e[i + o]);
+          mid[1][j] = MED3 (e[i + o], l12, h12);
+        }
       }
-      p = MAX (MAX (lo[0], lo[1]), lo[2]);
-      r = MIN (MIN (hi[0], hi[1]), hi[2]);
-      l = MIN (mid[0], mid[1]);
-      h = MAX (mid[0], mid[1]);
-      q = MAX (l, MIN (h, mid[2]));
-      l = MIN (p, q);
-      h = MAX (p, q);
-      v = MAX (l, MIN (h, r));
-    } else if (op == CF_NL_W3_MIN) {
-      const guint8 u = MIN (MIN (a[i - ps], b[i - ps]), c[i - ps]);
-      const guint8 w = MIN (MIN (a[i], b[i]), c[i]);
-      const guint8 z = MIN (MIN (a[i + ps], b[i + ps]), c[i + ps]);
-
-      v = MIN (MIN (u, w), z);
+      for (t = 0; t < nr; t++) {
+        p = MAX (MAX (lo[t][0], lo[t][1]), lo[t][2]);
+        r = MIN (MIN (hi[t][0], hi[t][1]), hi[t][2]);
+        l = MIN (mid[t][0], mid[t][1]);
+        h = MAX (mid[t][0], mid[t][1]);
+        q = MED3 (mid[t][2], l, h);
+        l = MIN (p, q);
+        h = MAX (p, q);
+        v[t] = MED3 (r, l, h);
+      }
+      v0 = v[0];
+      v1 = v[nr - 1];
     } else {
-      const guint8 u = MAX (MAX (a[i - ps], b[i - ps]), c[i - ps]);
-      const guint8 w = MAX (MAX (a[i], b[i]), c[i]);
-      const guint8 z = MAX (MAX (a[i + ps], b[i + ps]), c[i + ps]);
+      guint8 m0[3], m1[3];
 
-      v = MAX (MAX (u, w), z);
+      for (j = 0; j < 3; j++) {
+        const int o = (j - 1) * ps;
+        const guint8 s = op == CF_NL_W3_MIN ? MIN (b[i + o], c[i + o]) :
+            MAX (b[i + o], c[i + o]);
+
+        m0[j] = op == CF_NL_W3_MIN ? MIN (s, a[i + o]) : MAX (s, a[i + o]);
+        m1[j] = op == CF_NL_W3_MIN ? MIN (s, e[i + o]) : MAX (s, e[i + o]);
+      }
+      if (op == CF_NL_W3_MIN) {
+        v0 = MIN (MIN (m0[0], m0[1]), m0[2]);
+        v1 = MIN (MIN (m1[0], m1[1]), m1[2]);
+      } else {
+        v0 = MAX (MAX (m0[0], m0[1]), m0[2]);
+        v1 = MAX (MAX (m1[0], m1[1]), m1[2]);
+      }
     }
-    d[i] = (v & keep[i]) | (b[i] & take[i]) | fill[i];
+    d0[i] = (v0 & keep[i]) | (b[i] & take[i]) | fill[i];
+    if (nr == 2)
+      d1[i] = (v1 & keep[i]) | (c[i] & take[i]) | fill[i];
   }
 }
 
@@ -502,40 +523,52 @@ window3_span (const guint8 * restrict r0, const guint8 * restrict r1,
  * each), the last one overlapping the one before (the same bytes again)
  * rather than a scalar tail; rows shorter than a block byte by byte. */
 static inline __attribute__ ((always_inline)) void
-window3_op (const guint8 * r0, const guint8 * r1, const guint8 * r2, int n,
-    int ps, int op, const guint8 * keep, const guint8 * take,
-    const guint8 * fill, int o, guint8 * out)
+window3_op (const guint8 * const *rows, int nr, int n, int ps, int op,
+    const guint8 * keep, const guint8 * take, const guint8 * fill, int o,
+    guint8 * const *outs)
 {
   const int B = CF_NL_BLEND_PERIOD;
   int x0, ph;
 
+  const guint8 *a = rows[0], *b = rows[1], *c = rows[2];
+  const guint8 *e = rows[nr + 1];
+  guint8 *d0 = outs[0], *d1 = outs[nr - 1];
+
   if (n < B) {
-    window3_span (r0, r1, r2, 0, n, ps, op, keep + o, take + o, fill + o,
-        out);
+    window3_span (a, b, c, e, nr, n, ps, op, keep + o, take + o, fill + o,
+        d0, d1);
     return;
   }
   for (x0 = 0; x0 + B <= n; x0 += B)
-    window3_span (r0, r1, r2, x0, B, ps, op, keep + o, take + o, fill + o,
-        out);
+    window3_span (a + x0, b + x0, c + x0, e + x0, nr, B, ps, op, keep + o,
+        take + o, fill + o, d0 + x0, d1 + x0);
   if (x0 < n) {
     x0 = n - B;
     ph = (o + x0) % B;
-    window3_span (r0, r1, r2, x0, B, ps, op, keep + ph, take + ph, fill + ph,
-        out);
+    window3_span (a + x0, b + x0, c + x0, e + x0, nr, B, ps, op, keep + ph,
+        take + ph, fill + ph, d0 + x0, d1 + x0);
   }
 }
 
 static void
-window3_8 (const guint8 * r0, const guint8 * r1, const guint8 * r2, int n,
-    int ps, int op, const guint8 * keep, const guint8 * take,
-    const guint8 * fill, int o, guint8 * out)
+window3_8 (const guint8 * const *rows, int nr, int n, int ps, int op,
+    const guint8 * keep, const guint8 * take, const guint8 * fill, int o,
+    guint8 * const *outs)
 {
+#define W3_CASE(OP)                                                     \
+  do {                                                                  \
+    if (nr == 2)                                                        \
+      window3_op (rows, 2, n, ps, OP, keep, take, fill, o, outs);       \
+    else                                                                \
+      window3_op (rows, 1, n, ps, OP, keep, take, fill, o, outs);       \
+  } while (0)
   if (op == CF_NL_W3_MEDIAN)
-    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MEDIAN, keep, take, fill, o, out);
+    W3_CASE (CF_NL_W3_MEDIAN);
   else if (op == CF_NL_W3_MIN)
-    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MIN, keep, take, fill, o, out);
+    W3_CASE (CF_NL_W3_MIN);
   else
-    window3_op (r0, r1, r2, n, ps, CF_NL_W3_MAX, keep, take, fill, o, out);
+    W3_CASE (CF_NL_W3_MAX);
+#undef W3_CASE
 }
 
 static void

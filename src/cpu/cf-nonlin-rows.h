@@ -77,17 +77,18 @@ typedef struct
   void (*bilateral8) (const guint16 * const *taps,
       const guint16 * const *centre, int n, const int *space, int n_offsets,
       const int *range, int w, guint16 * const *outs);
-  /* The 3x3 window of interleaved 8-bit pixels read in place: for x < n
-   * (bytes), v = the median (op CF_NL_W3_MEDIAN), min or max of r0, r1
-   * and r2 at x - ps, x and x + ps, ps the bytes a pixel (the neighbour
-   * ps bytes on, 1 <= ps <= 4), and out[x] = (v & keep[i]) | (r1[x] &
+  /* The 3x3 window of interleaved 8-bit pixels read in place, nr output
+   * rows (1 or 2) from rows[0 .. nr + 2): for x < n (bytes), v = the
+   * median (op CF_NL_W3_MEDIAN), min or max of rows[t .. t + 3) at x -
+   * ps, x and x + ps, ps the bytes a pixel (the neighbour ps bytes on,
+   * 1 <= ps <= 4), and outs[t][x] = (v & keep[i]) | (rows[t + 1][x] &
    * take[i]) | fill[i], i = x mod CF_NL_BLEND_PERIOD + o: the copied and
    * filled channels merged in the same store.  The masks hold 2
    * CF_NL_BLEND_PERIOD bytes (twice blend8's), o < CF_NL_BLEND_PERIOD
    * their phase at x = 0. */
-  void (*window3_8) (const guint8 * r0, const guint8 * r1, const guint8 * r2,
-      int n, int ps, int op, const guint8 * keep, const guint8 * take,
-      const guint8 * fill, int o, guint8 * out);
+  void (*window3_8) (const guint8 * const *rows, int nr, int n, int ps,
+      int op, const guint8 * keep, const guint8 * take, const guint8 * fill,
+      int o, guint8 * const *outs);
   /* d[x] = (d[x] & keep[i]) | (s[x] & take[i]) | fill[i] for x < n, i =
    * x mod CF_NL_BLEND_PERIOD: the copied and filled channels of
    * interleaved pixels over the filtered ones'. */
