@@ -777,13 +777,17 @@ restore_rows (const CfNonlinCpu * self, const CfChannel * ch, int ps,
 }
 
 /* window3_8's operation when the current pass is a 3x3 median, or a 3x3
- * rectangle's min or max (its row pass fused into it), both centred;
- * else -1. */
+ * rectangle's min or max (its row pass fused into it), both centred, over
+ * pixels of ps >= 2 bytes; else -1.  One byte a pixel (GRAY8) has no
+ * channels to merge and runs as fast through the ring (byte_rows). */
 static int
-window3_of (const CfNonlinCpu * self, const RowFirst * rf, const Window * win)
+window3_of (const CfNonlinCpu * self, const RowFirst * rf, const Window * win,
+    int ps)
 {
   const CfNlPass *p = self->pass;
 
+  if (ps < 2)
+    return -1;
   if (p->step == CF_NL_MEDIAN && p->len == 3)
     return CF_NL_W3_MEDIAN;
   if (rf == NULL || rf->pass->len != 3 || rf->win.ax != 1 || win->kh != 3
@@ -815,7 +819,9 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
   const int side[2] = { cf_border_index (-1, w, kp->border),
     cf_border_index (w, w, kp->border)
   };
-  const guint8 *rows[4];
+  /* Every byte filtered (RGB, semi-planar chroma): no masks. */
+  const guint8 *keep = r->any ? r->keep : NULL;
+  const guint8 *rows[CF_NL_W3_ROWS + 2];
   guint8 edge[3][3 * 4], *flat;
   int y, j, e, b, t, nr;
 
@@ -829,11 +835,13 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
   if (cf_border_index (-1, h, kp->border) < 0)
     memset (flat, kp->border_value, (gsize) w * ps);
   for (y = y0; y < y1; y += nr) {
-    guint8 *outs[2];
+    guint8 *outs[CF_NL_W3_ROWS];
 
-    /* Min and max two output rows at a time (sharing two of their rows);
-     * the median's, with more live, one (faster so). */
-    nr = MIN (op == CF_NL_W3_MEDIAN ? 1 : 2, y1 - y);
+    /* Min and max CF_NL_W3_ROWS output rows at a time (sharing the work
+     * on their rows), then 2 or 1; the median's, with more live, one
+     * (faster so). */
+    nr = op == CF_NL_W3_MEDIAN ? 1 : y1 - y >= CF_NL_W3_ROWS ?
+        CF_NL_W3_ROWS : MIN (2, y1 - y);
     for (j = 0; j < nr + 2; j++) {
       const int v = cf_border_index (y - 1 + j, h, kp->border);
 
@@ -842,14 +850,14 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
     for (t = 0; t < nr; t++)
       outs[t] = out0 + (gsize) (y + t) * out_stride;
     if (w > 2) {
-      const guint8 *in[4];
-      guint8 *o[2];
+      const guint8 *in[CF_NL_W3_ROWS + 2];
+      guint8 *o[CF_NL_W3_ROWS];
 
       for (j = 0; j < nr + 2; j++)
         in[j] = rows[j] + ps;
       for (t = 0; t < nr; t++)
         o[t] = outs[t] + ps;
-      self->rows->window3_8 (in, nr, (w - 2) * ps, ps, op, r->keep, r->take,
+      self->rows->window3_8 (in, nr, (w - 2) * ps, ps, op, keep, r->take,
           r->fill, ps % B, o);
     }
     for (t = 0; t < nr; t++)
@@ -871,7 +879,7 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
                 row[nb[1] * ps + b];
           }
         }
-        self->rows->window3_8 (in, 1, ps, ps, op, r->keep, r->take, r->fill,
+        self->rows->window3_8 (in, 1, ps, ps, op, keep, r->take, r->fill,
             x * ps % B, &o);
       }
   }
@@ -906,7 +914,7 @@ byte_rows (const CfNonlinCpu * self, PartScratch * ps_, int c, int ps,
 
   restore_init (self->layout, ch, ps, &restore);
   rf = row_first (self, &rf_);
-  if ((op3 = window3_of (self, rf, &win)) >= 0) {
+  if ((op3 = window3_of (self, rf, &win, ps)) >= 0) {
     byte_rows3 (self, ps_, ch, ps, op3, &restore, y0, y1);
     return;
   }

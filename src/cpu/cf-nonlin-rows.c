@@ -444,80 +444,108 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 /* The median of a, b, c given l = min (b, c) and h = max (b, c). */
 #define MED3(a, l, h) MAX (l, MIN (h, a))
 
-/* window3_8 over bytes [x0, x0 + m) of nr output rows (1 or 2: the second
- * shares the first's lower two rows, and the work on them), the masks
- * from their phase at x0: one loop gcc vectorises (m a constant: whole
- * vectors), op and nr constants where inlined. */
+/* The median of 3x3, row t's window rows t .. t + 2 of r0 .. r5: each
+ * column sorted, then the median of the largest minimum, the median of
+ * the medians and the smallest maximum. */
+static inline __attribute__ ((always_inline)) guint8
+median3x3 (const guint8 * a, const guint8 * b, const guint8 * c, int i,
+    int ps)
+{
+  guint8 lo[3], mid[3], hi[3], l, h, p, q, r;
+  int j;
+
+  for (j = 0; j < 3; j++) {
+    const int o = (j - 1) * ps;
+    const guint8 l12 = MIN (b[i + o], c[i + o]);
+    const guint8 h12 = MAX (b[i + o], c[i + o]);
+
+    lo[j] = MIN (l12, a[i + o]);
+    hi[j] = MAX (h12, a[i + o]);
+    mid[j] = MED3 (a[i + o], l12, h12);
+  }
+  p = MAX (MAX (lo[0], lo[1]), lo[2]);
+  r = MIN (MIN (hi[0], hi[1]), hi[2]);
+  l = MIN (mid[0], mid[1]);
+  h = MAX (mid[0], mid[1]);
+  q = MED3 (mid[2], l, h);
+  l = MIN (p, q);
+  h = MAX (p, q);
+  return MED3 (r, l, h);
+}
+
+#define W3_OP(op, x, y) ((op) == CF_NL_W3_MIN ? MIN (x, y) : MAX (x, y))
+
+/* The min (max) of a row's three pixels. */
+#define W3_ROW(op, r, i, ps) \
+  W3_OP (op, W3_OP (op, (r)[(i) - (ps)], (r)[i]), (r)[(i) + (ps)])
+
+/* window3_8 over bytes [0, m) of nr output rows (1, 2 or CF_NL_W3_ROWS; the
+ * median's 1) from rows r0 .. r[nr + 1], the masks from their phase
+ * there (keep NULL: none): one loop gcc vectorises (m a constant: whole
+ * vectors), op, nr and the masks constants where inlined.  Min and max
+ * take each input row's three pixels once, shared by the output rows
+ * reading it, and the middle rows' pairs once for the two outputs
+ * reading them. */
 static inline __attribute__ ((always_inline)) void
-window3_span (const guint8 * restrict a, const guint8 * restrict b,
-    const guint8 * restrict c, const guint8 * restrict e, int nr, int m,
+window3_span (const guint8 * restrict r0, const guint8 * restrict r1,
+    const guint8 * restrict r2, const guint8 * restrict r3,
+    const guint8 * restrict r4, const guint8 * restrict r5, int nr, int m,
     int ps, int op, const guint8 * restrict keep,
     const guint8 * restrict take, const guint8 * restrict fill,
-    guint8 * restrict d0, guint8 * restrict d1)
+    guint8 * restrict d0, guint8 * restrict d1, guint8 * restrict d2,
+    guint8 * restrict d3)
 {
-  int i, j;
+  int i;
 
   for (i = 0; i < m; i++) {
-    guint8 v0, v1;
+    guint8 v[CF_NL_W3_ROWS];
 
     if (op == CF_NL_W3_MEDIAN) {
-      /* Each column sorted (b and c once for both rows), then the median
-       * of the largest minimum, the median of the medians and the
-       * smallest maximum. */
-      guint8 lo[2][3], mid[2][3], hi[2][3], l, h, p, q, r;
-      guint8 v[2];
-      int t;
+      v[0] = median3x3 (r0, r1, r2, i, ps);
+    } else {
+      const guint8 h0 = W3_ROW (op, r0, i, ps), h1 = W3_ROW (op, r1, i, ps);
+      const guint8 h2 = W3_ROW (op, r2, i, ps);
 
-      for (j = 0; j < 3; j++) {
-        const int o = (j - 1) * ps;
-        const guint8 l12 = MIN (b[i + o], c[i + o]);
-        const guint8 h12 = MAX (b[i + o], c[i + o]);
+      if (nr == 1) {
+        v[0] = W3_OP (op, W3_OP (op, h0, h1), h2);
+      } else {
+        const guint8 h3 = W3_ROW (op, r3, i, ps);
+        const guint8 s12 = W3_OP (op, h1, h2);
 
-        lo[0][j] = MIN (l12, a[i + o]);
-        hi[0][j] = MAX (h12, a[i + o]);
-        mid[0][j] = MED3 (a[i + o], l12, h12);
-        if (nr == 2) {
-          lo[1][j] = MIN (l12, e[i + o]);
-          hi[1][j] = MAX (h12, e[i + o]);
-          mid[1][j] = MED3 (e[i + o], l12, h12);
+        v[0] = W3_OP (op, h0, s12);
+        v[1] = W3_OP (op, s12, h3);
+        if (nr == CF_NL_W3_ROWS) {
+          const guint8 h4 = W3_ROW (op, r4, i, ps);
+          const guint8 h5 = W3_ROW (op, r5, i, ps);
+          const guint8 s34 = W3_OP (op, h3, h4);
+
+          v[2] = W3_OP (op, h2, s34);
+          v[3] = W3_OP (op, s34, h5);
         }
       }
-      for (t = 0; t < nr; t++) {
-        p = MAX (MAX (lo[t][0], lo[t][1]), lo[t][2]);
-        r = MIN (MIN (hi[t][0], hi[t][1]), hi[t][2]);
-        l = MIN (mid[t][0], mid[t][1]);
-        h = MAX (mid[t][0], mid[t][1]);
-        q = MED3 (mid[t][2], l, h);
-        l = MIN (p, q);
-        h = MAX (p, q);
-        v[t] = MED3 (r, l, h);
+    }
+    if (keep == NULL) {
+      d0[i] = v[0];
+      if (nr >= 2)
+        d1[i] = v[1];
+      if (nr >= 4) {
+        d2[i] = v[2];
+        d3[i] = v[3];
       }
-      v0 = v[0];
-      v1 = v[nr - 1];
     } else {
-      guint8 m0[3], m1[3];
-
-      for (j = 0; j < 3; j++) {
-        const int o = (j - 1) * ps;
-        const guint8 s = op == CF_NL_W3_MIN ? MIN (b[i + o], c[i + o]) :
-            MAX (b[i + o], c[i + o]);
-
-        m0[j] = op == CF_NL_W3_MIN ? MIN (s, a[i + o]) : MAX (s, a[i + o]);
-        m1[j] = op == CF_NL_W3_MIN ? MIN (s, e[i + o]) : MAX (s, e[i + o]);
-      }
-      if (op == CF_NL_W3_MIN) {
-        v0 = MIN (MIN (m0[0], m0[1]), m0[2]);
-        v1 = MIN (MIN (m1[0], m1[1]), m1[2]);
-      } else {
-        v0 = MAX (MAX (m0[0], m0[1]), m0[2]);
-        v1 = MAX (MAX (m1[0], m1[1]), m1[2]);
+      d0[i] = (v[0] & keep[i]) | (r1[i] & take[i]) | fill[i];
+      if (nr >= 2)
+        d1[i] = (v[1] & keep[i]) | (r2[i] & take[i]) | fill[i];
+      if (nr >= 4) {
+        d2[i] = (v[2] & keep[i]) | (r3[i] & take[i]) | fill[i];
+        d3[i] = (v[3] & keep[i]) | (r4[i] & take[i]) | fill[i];
       }
     }
-    d0[i] = (v0 & keep[i]) | (b[i] & take[i]) | fill[i];
-    if (nr == 2)
-      d1[i] = (v1 & keep[i]) | (c[i] & take[i]) | fill[i];
   }
 }
+
+/* A mask from phase o, NULL without masks. */
+#define MASK(m, o) ((m) != NULL ? (m) + (o) : NULL)
 
 /* Whole blocks of CF_NL_BLEND_PERIOD bytes (the masks' phase the same in
  * each), the last one overlapping the one before (the same bytes again)
@@ -528,48 +556,88 @@ window3_op (const guint8 * const *rows, int nr, int n, int ps, int op,
     guint8 * const *outs)
 {
   const int B = CF_NL_BLEND_PERIOD;
-  int x0, ph;
+  const guint8 *r[CF_NL_W3_ROWS + 2];
+  guint8 *d[CF_NL_W3_ROWS];
+  int x0, j, ph;
 
-  const guint8 *a = rows[0], *b = rows[1], *c = rows[2];
-  const guint8 *e = rows[nr + 1];
-  guint8 *d0 = outs[0], *d1 = outs[nr - 1];
-
+  /* Rows and outputs past nr alias the last (never read or written). */
+  for (j = 0; j < CF_NL_W3_ROWS + 2; j++)
+    r[j] = rows[MIN (j, nr + 1)];
+  for (j = 0; j < CF_NL_W3_ROWS; j++)
+    d[j] = outs[MIN (j, nr - 1)];
+  if (keep == NULL)
+    o = 0;                      /* no masks: no phase */
+#define W3_SPAN(x0, m, ph)                                              \
+  window3_span (r[0] + (x0), r[1] + (x0), r[2] + (x0), r[3] + (x0),     \
+      r[4] + (x0), r[5] + (x0), nr, m, ps, op, MASK (keep, ph),         \
+      MASK (take, ph), MASK (fill, ph), d[0] + (x0), d[1] + (x0),       \
+      d[2] + (x0), d[3] + (x0))
   if (n < B) {
-    window3_span (a, b, c, e, nr, n, ps, op, keep + o, take + o, fill + o,
-        d0, d1);
+    W3_SPAN (0, n, o);
     return;
   }
   for (x0 = 0; x0 + B <= n; x0 += B)
-    window3_span (a + x0, b + x0, c + x0, e + x0, nr, B, ps, op, keep + o,
-        take + o, fill + o, d0 + x0, d1 + x0);
+    W3_SPAN (x0, B, o);
   if (x0 < n) {
     x0 = n - B;
     ph = (o + x0) % B;
-    window3_span (a + x0, b + x0, c + x0, e + x0, nr, B, ps, op, keep + ph,
-        take + ph, fill + ph, d0 + x0, d1 + x0);
+    W3_SPAN (x0, B, ph);
   }
+#undef W3_SPAN
 }
+
+/* window3_op with op, nr, whether there are masks, and where PS is a
+ * number ps, constants: whole rows with the pixel's bytes known (the
+ * three pixels' offsets in the loads, not in registers). */
+#define W3_CASE(OP, NR, PS)                                             \
+  do {                                                                  \
+    if (keep == NULL)                                                   \
+      window3_op (rows, NR, n, PS, OP, NULL, NULL, NULL, 0, outs);      \
+    else                                                                \
+      window3_op (rows, NR, n, PS, OP, keep, take, fill, o, outs);      \
+  } while (0)
+#define W3_PS(OP, NR)                                                   \
+  do {                                                                  \
+    if (ps == 4)                                                        \
+      W3_CASE (OP, NR, 4);                                              \
+    else if (ps == 3)                                                   \
+      W3_CASE (OP, NR, 3);                                              \
+    else if (ps == 2)                                                   \
+      W3_CASE (OP, NR, 2);                                              \
+    else                                                                \
+      W3_CASE (OP, NR, ps);                                             \
+  } while (0)
 
 static void
 window3_8 (const guint8 * const *rows, int nr, int n, int ps, int op,
     const guint8 * keep, const guint8 * take, const guint8 * fill, int o,
     guint8 * const *outs)
 {
-#define W3_CASE(OP)                                                     \
-  do {                                                                  \
-    if (nr == 2)                                                        \
-      window3_op (rows, 2, n, ps, OP, keep, take, fill, o, outs);       \
-    else                                                                \
-      window3_op (rows, 1, n, ps, OP, keep, take, fill, o, outs);       \
-  } while (0)
-  if (op == CF_NL_W3_MEDIAN)
-    W3_CASE (CF_NL_W3_MEDIAN);
-  else if (op == CF_NL_W3_MIN)
-    W3_CASE (CF_NL_W3_MIN);
-  else
-    W3_CASE (CF_NL_W3_MAX);
-#undef W3_CASE
+  /* Whole rows by ps; short ones (the edges) and the last rows of min
+   * and max with ps a variable. */
+  if (n < CF_NL_BLEND_PERIOD || (op != CF_NL_W3_MEDIAN
+          && nr != CF_NL_W3_ROWS)) {
+    if (op == CF_NL_W3_MEDIAN)
+      W3_CASE (CF_NL_W3_MEDIAN, 1, ps);
+    else if (op == CF_NL_W3_MIN && nr == 2)
+      W3_CASE (CF_NL_W3_MIN, 2, ps);
+    else if (op == CF_NL_W3_MIN)
+      W3_CASE (CF_NL_W3_MIN, 1, ps);
+    else if (nr == 2)
+      W3_CASE (CF_NL_W3_MAX, 2, ps);
+    else
+      W3_CASE (CF_NL_W3_MAX, 1, ps);
+  } else if (op == CF_NL_W3_MEDIAN) {
+    W3_PS (CF_NL_W3_MEDIAN, 1);
+  } else if (op == CF_NL_W3_MIN) {
+    W3_PS (CF_NL_W3_MIN, CF_NL_W3_ROWS);
+  } else {
+    W3_PS (CF_NL_W3_MAX, CF_NL_W3_ROWS);
+  }
 }
+
+#undef W3_PS
+#undef W3_CASE
 
 static void
 blend8 (guint8 * restrict d, const guint8 * restrict s, int n,
