@@ -617,7 +617,11 @@ window3_8 (const guint8 * const *rows, int nr, int n, int ps, int op,
    * and max with ps a variable. */
   if (n < CF_NL_BLEND_PERIOD || (op != CF_NL_W3_MEDIAN
           && nr != CF_NL_W3_ROWS)) {
-    if (op == CF_NL_W3_MEDIAN)
+    if (nr > 2 && op != CF_NL_W3_MEDIAN) {
+      /* Short rows of min and max two output rows at a time. */
+      window3_8 (rows, 2, n, ps, op, keep, take, fill, o, outs);
+      window3_8 (rows + 2, nr - 2, n, ps, op, keep, take, fill, o, outs + 2);
+    } else if (op == CF_NL_W3_MEDIAN)
       W3_CASE (CF_NL_W3_MEDIAN, 1, ps);
     else if (op == CF_NL_W3_MIN && nr == 2)
       W3_CASE (CF_NL_W3_MIN, 2, ps);
