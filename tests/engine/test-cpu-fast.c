@@ -75,7 +75,8 @@ typedef enum
 } LayoutKind;
 
 static const int sizes[][2] = {
-  {1, 1}, {1, 6}, {5, 1}, {2, 3}, {7, 4}, {13, 11}, {37, 23}, {70, 9},
+  {1, 1}, {1, 6}, {5, 1}, {2, 3}, {3, 2}, {7, 4}, {17, 3}, {13, 11},
+  {33, 2}, {37, 23}, {70, 9},
   /* wider than a strip of columns (1024 samples): strips with no frame
    * edge in them (read in place) and a last one of 7 pixels */
   {300, 5}, {2055, 3},
@@ -324,6 +325,8 @@ static const NonlinCase nonlin_cases[] = {
   /* rectangles as a row pass fused into the column pass: lines of 2 and
    * 3 in one step, columns of 2, 3, 4 and 6 */
   {"erode-rect-3", CF_FILTER_ERODE, 3, CF_SHAPE_RECT, 1},
+  /* 3x3 max of 8-bit pixels read in place, as the 3x3 min and median */
+  {"dilate-rect-3", CF_FILTER_DILATE, 3, CF_SHAPE_RECT, 1},
   {"dilate-rect-2x2", CF_FILTER_DILATE, 0, CF_SHAPE_RECT, 1, "1 1; 1 1"},
   {"erode-rect-3x4", CF_FILTER_ERODE, 0, CF_SHAPE_RECT, 1,
       "1 1 1; 1 1 1; 1 1 1; 1 1 1"},
@@ -386,7 +389,7 @@ test_nonlinear_matches_reference (void)
         for (k = 0; k < L_N; k++) {
           /* Up to 70x9: the strips of the convolutions' wide sizes mean
            * nothing to the passes, and the reference is slow. */
-          for (s = 0; s < 8; s++) {
+          for (s = 0; s < G_N_ELEMENTS (sizes) - 2; s++) {
             int w = sizes[s][0], h = sizes[s][1], strides[CF_MAX_PLANES];
             int pad = (s % 3) * 2 * sb + (sb == 1 ? (int) (s & 1) : 0);
             int threads = 1 + (int) ((c + s + k + border) % 5);

@@ -169,6 +169,8 @@ NONLINEAR_VARIANTS = [
      {"shape": "ellipse", "kernel-size": 5, "iterations": 2}),
     ("dilate cross 3", "dilate", {"shape": "cross"}),
     ("dilate rect 3 it=3", "dilate", {"iterations": 3}),
+    ("erode rect 3", "erode", {}),
+    ("dilate rect 3", "dilate", {}),
     ("open ellipse 3", "open", {"shape": "ellipse"}),
     ("close rect 5x5 it=2", "close", {"kernel-size": 5, "iterations": 2}),
     ("gradient ellipse 5", "gradient", {"shape": "ellipse",
