@@ -825,10 +825,11 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
   guint8 edge[3][3 * 4], *flat;
   int y, j, e, b, t, nr;
 
-  /* The border value's row, for a constant border. */
+  /* The border value's row, for a constant border (64 bytes over, as
+   * carve keeps the part's scratch). */
   if ((gsize) w * ps > ps_->len) {
     g_free (ps_->mem);
-    ps_->mem = g_malloc ((gsize) w * ps);
+    ps_->mem = g_malloc ((gsize) w * ps + 64);
     ps_->len = (gsize) w * ps;
   }
   flat = ps_->mem;
