@@ -16,10 +16,12 @@
  * same bytes; at 8 bits all of a colour's channels at once, bilateral8).
  * 8-bit channels run 3x3 and 5x5 medians and rectangles in rows of bytes
  * (byte_rows): one byte a pixel, or planes of interleaved 8-bit channels
- * as whole pixels (RGBA: every byte a lane, alpha blended back).  Steps
- * without row code (differences, and a new step until it has some) run
- * sample by sample with kernels/cf-nonlin.h, as the CUDA kernel does:
- * adding an operation needs no code here to be correct. */
+ * as whole pixels (RGBA: every byte a lane, alpha blended back); their
+ * 3x3 medians and rectangles read the frame's rows in place, alpha merged
+ * in the output's one store (byte_rows3).  Steps without row code
+ * (differences, and a new step until it has some) run sample by sample
+ * with kernels/cf-nonlin.h, as the CUDA kernel does: adding an operation
+ * needs no code here to be correct. */
 #include <string.h>
 #include "cf-nonlin-cpu.h"
 #include "cf-nonlin-rows.h"

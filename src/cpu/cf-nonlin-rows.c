@@ -444,9 +444,9 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 /* The median of a, b, c given l = min (b, c) and h = max (b, c). */
 #define MED3(a, l, h) MAX (l, MIN (h, a))
 
-/* The median of 3x3, row t's window rows t .. t + 2 of r0 .. r5: each
- * column sorted, then the median of the largest minimum, the median of
- * the medians and the smallest maximum. */
+/* The median of the 3x3 window of rows a, b, c at byte i, the
+ * neighbours ps bytes on: each column sorted, then the median of the
+ * largest minimum, the median of the medians and the smallest maximum. */
 static inline __attribute__ ((always_inline)) guint8
 median3x3 (const guint8 * a, const guint8 * b, const guint8 * c, int i,
     int ps)
@@ -605,39 +605,47 @@ window3_op (const guint8 * const *rows, int nr, int n, int ps, int op,
     else if (ps == 2)                                                   \
       W3_CASE (OP, NR, 2);                                              \
     else                                                                \
-      W3_CASE (OP, NR, ps);                                             \
+      W3_CASE (OP, NR, 1);                                              \
   } while (0)
+
+/* Rows shorter than a block (the edges), and the last rows of min and
+ * max: ps a variable; nr above 2 two rows at a time. */
+static void
+window3_var (const guint8 * const *rows, int nr, int n, int ps, int op,
+    const guint8 * keep, const guint8 * take, const guint8 * fill, int o,
+    guint8 * const *outs)
+{
+  int t;
+
+  for (t = 0; t < nr; t += 2, rows += 2, outs += 2) {
+    if (op == CF_NL_W3_MEDIAN)
+      W3_CASE (CF_NL_W3_MEDIAN, 1, ps);
+    else if (op == CF_NL_W3_MIN && nr - t >= 2)
+      W3_CASE (CF_NL_W3_MIN, 2, ps);
+    else if (op == CF_NL_W3_MIN)
+      W3_CASE (CF_NL_W3_MIN, 1, ps);
+    else if (nr - t >= 2)
+      W3_CASE (CF_NL_W3_MAX, 2, ps);
+    else
+      W3_CASE (CF_NL_W3_MAX, 1, ps);
+  }
+}
 
 static void
 window3_8 (const guint8 * const *rows, int nr, int n, int ps, int op,
     const guint8 * keep, const guint8 * take, const guint8 * fill, int o,
     guint8 * const *outs)
 {
-  /* Whole rows by ps; short ones (the edges) and the last rows of min
-   * and max with ps a variable. */
-  if (n < CF_NL_BLEND_PERIOD || (op != CF_NL_W3_MEDIAN
-          && nr != CF_NL_W3_ROWS)) {
-    if (nr > 2 && op != CF_NL_W3_MEDIAN) {
-      /* Short rows of min and max two output rows at a time. */
-      window3_8 (rows, 2, n, ps, op, keep, take, fill, o, outs);
-      window3_8 (rows + 2, nr - 2, n, ps, op, keep, take, fill, o, outs + 2);
-    } else if (op == CF_NL_W3_MEDIAN)
-      W3_CASE (CF_NL_W3_MEDIAN, 1, ps);
-    else if (op == CF_NL_W3_MIN && nr == 2)
-      W3_CASE (CF_NL_W3_MIN, 2, ps);
-    else if (op == CF_NL_W3_MIN)
-      W3_CASE (CF_NL_W3_MIN, 1, ps);
-    else if (nr == 2)
-      W3_CASE (CF_NL_W3_MAX, 2, ps);
-    else
-      W3_CASE (CF_NL_W3_MAX, 1, ps);
-  } else if (op == CF_NL_W3_MEDIAN) {
+  /* Whole rows with ps a constant. */
+  if (n < CF_NL_BLEND_PERIOD || (op == CF_NL_W3_MEDIAN ? nr != 1 :
+          nr != CF_NL_W3_ROWS))
+    window3_var (rows, nr, n, ps, op, keep, take, fill, o, outs);
+  else if (op == CF_NL_W3_MEDIAN)
     W3_PS (CF_NL_W3_MEDIAN, 1);
-  } else if (op == CF_NL_W3_MIN) {
+  else if (op == CF_NL_W3_MIN)
     W3_PS (CF_NL_W3_MIN, CF_NL_W3_ROWS);
-  } else {
+  else
     W3_PS (CF_NL_W3_MAX, CF_NL_W3_ROWS);
-  }
 }
 
 #undef W3_PS
