@@ -82,14 +82,15 @@ typedef struct
       const int *range, int w, guint16 * const *outs);
   /* The 3x3 window of interleaved 8-bit pixels read in place, nr output
    * rows (1, 2 or CF_NL_W3_ROWS for min and max, 1 for the median) from
-   * rows[0 .. nr + 2): for x < n (bytes), v = the
-   * median (op CF_NL_W3_MEDIAN), min or max of rows[t .. t + 3) at x -
-   * ps, x and x + ps, ps the bytes a pixel (the neighbour ps bytes on,
-   * 1 <= ps <= 4), and outs[t][x] = (v & keep[i]) | (rows[t + 1][x] &
-   * take[i]) | fill[i], i = x mod CF_NL_BLEND_PERIOD + o: the copied and
-   * filled channels merged in the same store.  The masks hold 2
-   * CF_NL_BLEND_PERIOD bytes (twice blend8's), o < CF_NL_BLEND_PERIOD
-   * their phase at x = 0; keep NULL: none, outs[t][x] = v. */
+   * rows[0 .. nr + 2): for x < n (bytes), v = the median (op
+   * CF_NL_W3_MEDIAN), min or max of rows[t .. t + 3) at x - ps, x and x +
+   * ps, ps the bytes a pixel (the neighbour ps bytes on, 1 <= ps <= 4),
+   * and outs[t][x] = (v & keep[i]) | (rows[t + 1][x] & take[i]) |
+   * fill[i], i = x mod CF_NL_BLEND_PERIOD + o: the copied and filled
+   * channels merged in the same store.  The masks hold their period of
+   * CF_NL_BLEND_PERIOD bytes twice (blend8's once), o <
+   * CF_NL_BLEND_PERIOD their phase at x = 0; keep NULL: none, outs[t][x]
+   * = v.  rows[j] is read from -ps to n + ps. */
   void (*window3_8) (const guint8 * const *rows, int nr, int n, int ps,
       int op, const guint8 * keep, const guint8 * take, const guint8 * fill,
       int o, guint8 * const *outs);
