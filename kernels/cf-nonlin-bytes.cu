@@ -4,9 +4,9 @@
  */
 /* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
  * rows of bytes (or 16-bit words), every channel of a plane at once.  A
- * plane whose pixels are one byte sample (GRAY8, I420's planes), two or
- * four (NV12's chroma, RGBA), or one or two 16-bit samples (GRAY16,
- * P016) is a row of samples whose horizontal neighbour lies
+ * plane whose pixels are one byte sample (GRAY8, I420's planes), two,
+ * three or four (NV12's chroma, RGB, RGBA), or one or two 16-bit samples
+ * (GRAY16, P016) is a row of samples whose horizontal neighbour lies
  * `pixel_stride` bytes away, so one lane-wise operation filters every
  * channel of the plane; the channels a plane copies or fills are put back
  * by byte masks at the store.  A frame whose planes differ in pixel
@@ -52,6 +52,7 @@ struct CfNlByteArgs
   CfNlBytePlane planes[CF_MAX_PLANES];
   unsigned flip;                /* XOR of every lane word in and out */
   unsigned row_off[3], col_off[3];      /* dy + 1, dx + 1: 0 in, ~0 out */
+  bool full;                    /* the whole 3x3: no sample to mask */
   int border, border_value;
 };
 
@@ -78,12 +79,12 @@ med3 (unsigned a, unsigned b, unsigned c)
 
 /* The lane columns a thread reads: its own two lane words at [HALO] and
  * [HALO + 1] and HALO more on each side.  A neighbour lies SL = P / LB
- * lanes away: half a lane word (funnelled from two) when SL is 1, SL / 2
- * lane words otherwise. */
+ * lanes away: SL / 2 lane words when SL is even, else the high lane of
+ * one word and the low lane of the next (funnelled). */
 template < int LB, int P > struct Lanes
 {
   static constexpr int SL = P / LB;
-  static constexpr int HALO = SL == 1 ? 1 : SL / 2;
+  static constexpr int HALO = (SL + 1) / 2;
   static constexpr int N = 2 + 2 * HALO;
 };
 
@@ -95,9 +96,13 @@ lane_at (const unsigned (&u)[Lanes < LB, P >::N], int o, int d)
 
   if (d == 0)
     return u[H + o];
-  if (SL == 1)
-    return d < 0 ? __byte_perm (u[H + o - 1], u[H + o], 0x5432) :
-        __byte_perm (u[H + o], u[H + o + 1], 0x5432);
+  if (SL % 2 == 1) {
+    /* lanes 2 o + d SL and the next: the first's word is o + (d SL - 1) / 2
+     * (d SL is odd) */
+    const int w = H + o + (d * SL - 1) / 2;
+
+    return __byte_perm (u[w], u[w + 1], 0x5432);
+  }
   return u[H + o + d * (SL / 2)];
 }
 
@@ -164,6 +169,17 @@ window_min (const unsigned (&u0)[Lanes < LB, P >::N],
   constexpr int N = Lanes < LB, P >::N;
   unsigned col[N];
 
+  if (a.full) {
+    /* the common 3x3 square without its masks (a uniform branch) */
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      col[i] = lane_min (lane_min (u0[i], u1[i]), u2[i]);
+#pragma unroll
+    for (int o = 0; o < 2; o++)
+      v[o] = lane_min (lane_min (lane_at < LB, P > (col, o, -1),
+              lane_at < LB, P > (col, o, 0)), lane_at < LB, P > (col, o, 1));
+    return;
+  }
 #pragma unroll
   for (int i = 0; i < N; i++)
     col[i] = lane_min (lane_min (u0[i] | a.row_off[0], u1[i] | a.row_off[1]),
@@ -184,21 +200,21 @@ store_tail (unsigned char *d, unsigned w, int n)
 }
 
 /* The tile word whose first byte is x0 in row y, where it leaves the
- * plane: byte by byte through the border (pixel strides are 1, 2 or 4
- * bytes: lg_ps their log2). */
+ * plane: byte by byte through the border. */
 __device__ __noinline__ unsigned
 edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
     int lane_bytes)
 {
-  const int lg_ps = pl.pixel_stride == 4 ? 2 : pl.pixel_stride - 1;
+  const int ps = pl.pixel_stride;
   const int by = cf_border_index (y, pl.height, a.border);
   unsigned w = 0;
 
 #pragma unroll
   for (int b = 0; b < 4; b++) {
     const int x = x0 + b;
-    const int px = x >> lg_ps;          /* rounds down below 0 too */
-    const int byte = x & (pl.pixel_stride - 1);
+    /* rounded down below 0 too (x >= -4) */
+    const int px = (x + 4 * ps) / ps - 4;
+    const int byte = x - px * ps;
     const int bx = cf_border_index (px, pl.width, a.border);
     unsigned v;
 
@@ -207,8 +223,7 @@ edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
       const int in_sample = lane_bytes == 2 ? (byte & 1) : 0;
       v = ((unsigned) a.border_value >> (8 * in_sample)) & 0xFF;
     } else {
-      v = __ldg (pl.src + by * pl.src_stride +
-          ((long long) bx << lg_ps) + byte);
+      v = __ldg (pl.src + by * pl.src_stride + (long long) bx * ps + byte);
     }
     w |= v << (8 * b);
   }
@@ -421,8 +436,9 @@ make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
       if (ch.plane == p)
         ps = ch.pixel_stride;
     }
-    /* samples, pairs of samples (NV12's chroma) or four bytes (RGBA) */
-    if (!(ps == lb || ps == 2 * lb || (lb == 1 && ps == 4)))
+    /* samples, pairs of samples (NV12's chroma), three or four bytes (RGB,
+     * RGBA) */
+    if (!(ps == lb || ps == 2 * lb || (lb == 1 && (ps == 3 || ps == 4))))
       return false;
     for (int c = 0; c < frame->n_channels; c++) {
       const CfChannel & ch = frame->channels[c];
@@ -456,6 +472,10 @@ make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
     for (int o = 0; o < ps; o += lb)
       if (!(owned & (1 << o)))
         return false;
+    /* a word of three-byte pixels starts anywhere in a pixel: masks of one
+     * word serve every word only when every byte is filtered */
+    if (ps == 3 && pl.keep != 0xFFFFFFFFu)
+      return false;
     pl.width = w;
     pl.height = h;
     pl.pixel_stride = ps;
@@ -476,6 +496,8 @@ launch (int lb, int ps, dim3 grid, dim3 block, const CfNlByteArgs & a,
     nl_bytes < 1, 1, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 1 && ps == 2)
     nl_bytes < 1, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 1 && ps == 3)
+    nl_bytes < 1, 3, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 1 && ps == 4)
     nl_bytes < 1, 4, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 2 && ps == 2)
@@ -544,6 +566,7 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     a.row_off[j] = (rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
     a.col_off[j] = (cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
   }
+  a.full = rows == 7 && cols == 7;
 
   /* One launch for the planes of each pixel stride (NV12: its luma, then
    * its chroma pairs); the planes are independent. */

@@ -107,12 +107,13 @@ typedef enum
   LAYOUT_NV16,                  /* luma + chroma pairs at full height */
   LAYOUT_RGB10A2,               /* 10-bit R, G, B, 2-bit A in 32 bits */
   LAYOUT_P016,                  /* 16 bits, chroma pairs, V filled */
+  LAYOUT_RGB8,                  /* three bytes a pixel, all filtered */
   N_LAYOUTS
 } LayoutId;
 
 static const char *layout_names[N_LAYOUTS] = {
   "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12",
-  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016"
+  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016", "rgb8"
 };
 
 /* Bits of the filtered samples. */
@@ -165,6 +166,9 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
     case LAYOUT_RGBA8:
     case LAYOUT_RGBA16:
       cf_layout_init_interleaved (l, w, h, 4, sb, 0x7);
+      break;
+    case LAYOUT_RGB8:
+      cf_layout_init_interleaved (l, w, h, 3, 1, 0x7);
       break;
     case LAYOUT_I420:
     case LAYOUT_I420_16:
