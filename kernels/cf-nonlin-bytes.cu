@@ -20,12 +20,17 @@
  * the columns are sorted once in the lanes they were loaded in and then
  * shifted to each output's neighbours, so a column serves three outputs.
  * Exact at any depth (min/max exchanges only). */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include "cf-nonlin-pass.cuh"
 
-/* Outputs of a block: 32 threads x 4 bytes wide, 8 x WB_ROWS rows. */
-#define WB_ROWS 8
+/* Outputs of a block: 32 threads x 4 bytes wide, 8 x WB_ROWS rows.  Two
+ * rows a thread: 4K GRAY8 erode 3x3 31 -> 23 us and 1080p 23 -> 15 against
+ * eight (H200): a block's time is mostly its tile's load, and short blocks
+ * even out over the SMs (with eight, ncu saw SMs busy from 17k to 56k
+ * cycles of a 61k-cycle kernel). */
+#define WB_ROWS 2
 #define WB_TX 32
 #define WB_TY 8
 
@@ -250,67 +255,90 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
   {
     /* Every load of the thread issued before any waits (a loop that
      * stores each word before the next load pays a memory latency a
-     * word); the words past the plane's edges then again, through the
-     * border. */
+     * word). */
     constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
     constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
     const int x_first = (int) (wx0 - 1) * 4, y_first = y0 - 1;
-    unsigned r[NY][NX];
 
     if (x_first >= 0 && x_first + 4 * TILE_W <= pl.row_bytes &&
         y_first >= 0 && y_first + TILE_H <= pl.height) {
-      /* the whole tile in the plane: the block's rows as they are */
+      /* The whole tile in the plane: its words in order over the block's
+       * threads, rows of TILE_W words from the block's first row (every
+       * load a word, no predicate but the last few). */
+      constexpr int NT = WB_TX * WB_TY, TILE_N = TILE_H * TILE_W;
+      constexpr int NL = (TILE_N + NT - 1) / NT;
       const unsigned char *base = pl.src + y_first * pl.src_stride +
           x_first;
+      const int stride = (int) pl.src_stride;
+      const int t = threadIdx.y * WB_TX + threadIdx.x;
+      unsigned w[NL];
 
 #pragma unroll
-      for (int k = 0; k < NY; k++)
-#pragma unroll
-        for (int m = 0; m < NX; m++) {
-          const int tx = threadIdx.x + m * WB_TX;
-          const int ty = threadIdx.y + k * WB_TY;
+      for (int j = 0; j < NL; j++) {
+        const int i = t + j * NT, ty = i / TILE_W, tx = i - ty * TILE_W;
 
-          if (tx < TILE_W && ty < TILE_H)
-            r[k][m] = __ldg ((const unsigned *) (base + ty * pl.src_stride +
-                    4 * tx));
-        }
-    } else {
-#pragma unroll
-      for (int k = 0; k < NY; k++)
-#pragma unroll
-        for (int m = 0; m < NX; m++) {
-          const int tx = threadIdx.x + m * WB_TX;
-          const int ty = threadIdx.y + k * WB_TY;
-          const int x0 = x_first + 4 * tx, y = y_first + ty;
-          const bool inside = tx < TILE_W && ty < TILE_H && x0 >= 0 &&
-              x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height;
-
-          r[k][m] = inside ? __ldg ((const unsigned *) (pl.src +
-                  y * pl.src_stride + x0)) : 0u;
-        }
-#pragma unroll
-      for (int k = 0; k < NY; k++)
-#pragma unroll
-        for (int m = 0; m < NX; m++) {
-          const int tx = threadIdx.x + m * WB_TX;
-          const int ty = threadIdx.y + k * WB_TY;
-          const int x0 = x_first + 4 * tx, y = y_first + ty;
-
-          if (tx < TILE_W && ty < TILE_H && !(x0 >= 0 &&
-                  x0 + 4 <= pl.row_bytes && y >= 0 && y < pl.height))
-            r[k][m] = edge_word (pl, a, x0, y, LB);
-        }
-    }
-#pragma unroll
-    for (int k = 0; k < NY; k++)
-#pragma unroll
-      for (int m = 0; m < NX; m++) {
-        const int tx = threadIdx.x + m * WB_TX;
-        const int ty = threadIdx.y + k * WB_TY;
-
-        if (tx < TILE_W && ty < TILE_H)
-          tile[ty][tx] = r[k][m];
+        if (i < TILE_N)
+          w[j] = __ldg ((const unsigned *) (base + (long long) ty * stride +
+                  4 * tx));
       }
+#pragma unroll
+      for (int j = 0; j < NL; j++)
+        if (t + j * NT < TILE_N)
+          (&tile[0][0])[t + j * NT] = w[j];
+    } else {
+      /* An edge block: the words within the rows' bytes a word at a time,
+       * rows past the plane through the border (the constant border's a
+       * word of its value); then the words that cross a row's ends, a
+       * column or two of the tile, byte by byte, spread over the block's
+       * threads (a warp that walks them one after the other costs
+       * several inner blocks). */
+      const unsigned fill_word = LB == 2 ?
+          ((unsigned) a.border_value & 0xFFFF) * 0x10001u :
+          ((unsigned) a.border_value & 0xFF) * 0x1010101u;
+      unsigned r[NY][NX];
+
+#pragma unroll
+      for (int k = 0; k < NY; k++)
+#pragma unroll
+        for (int m = 0; m < NX; m++) {
+          const int tx = threadIdx.x + m * WB_TX;
+          const int ty = threadIdx.y + k * WB_TY;
+          const int x0 = x_first + 4 * tx;
+          const int by = cf_border_index (y_first + ty, pl.height, a.border);
+
+          if (tx < TILE_W && ty < TILE_H && x0 >= 0 &&
+              x0 + 4 <= pl.row_bytes)
+            r[k][m] = by < 0 ? fill_word : __ldg ((const unsigned *) (pl.src
+                    + (long long) by * pl.src_stride + x0));
+        }
+#pragma unroll
+      for (int k = 0; k < NY; k++)
+#pragma unroll
+        for (int m = 0; m < NX; m++) {
+          const int tx = threadIdx.x + m * WB_TX;
+          const int ty = threadIdx.y + k * WB_TY;
+          const int x0 = x_first + 4 * tx;
+
+          if (tx < TILE_W && ty < TILE_H && x0 >= 0 &&
+              x0 + 4 <= pl.row_bytes)
+            tile[ty][tx] = r[k][m];
+        }
+
+      /* the edge columns: 0 when the tile starts left of the plane, and
+       * from right_col on, whose words pass the row's end */
+      const int t = threadIdx.y * WB_TX + threadIdx.x;
+      const int right_col = pl.row_bytes - 4 - x_first < 0 ? 0 :
+          min ((pl.row_bytes - 4 - x_first) / 4 + 1, TILE_W);
+      const int n_left = x_first < 0 && right_col > 0 ? 1 : 0;
+      const int n_edge = (n_left + TILE_W - right_col) * TILE_H;
+
+      for (int i = t; i < n_edge; i += WB_TX * WB_TY) {
+        const int e = i / TILE_H, ty = i - e * TILE_H;
+        const int tx = e < n_left ? 0 : right_col + e - n_left;
+
+        tile[ty][tx] = edge_word (pl, a, x_first + 4 * tx, y_first + ty, LB);
+      }
+    }
   }
   __syncthreads ();
 
@@ -427,8 +455,10 @@ make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
     pl.src_stride = frame->src_stride[p];
     pl.dst_stride = frame->dst_stride[p];
     pl.keep = pl.copy = pl.fill = 0;
+    /* words at 4-byte addresses; rows a 32-bit offset apart */
     if (((uintptr_t) pl.src | (uintptr_t) pl.dst | pl.src_stride |
-            pl.dst_stride) & 3 || pl.src == pl.dst)
+            pl.dst_stride) & 3 || pl.src == pl.dst
+        || pl.src_stride > INT_MAX)
       return false;
     for (int c = 0; c < frame->n_channels; c++) {
       const CfChannel & ch = frame->channels[c];
