@@ -5,7 +5,9 @@
 /* cudafilter: the bilateral on shared-memory tiles: a block loads its
  * outputs' windows once with the border applied at the load (cf_nl_at, as
  * the per-sample kernel reads them), and the spec's tables (space
- * weights, offsets, range weights) once, then each thread sums its
+ * weights, offsets, and the range weights where they fit: 16-bit
+ * samples' 65536 are read through the read-only cache instead) once,
+ * then each thread sums its
  * outputs' windows from shared memory.  A colour of three channels (RGB:
  * the L1 distance over the three) is one block's three tiles, and a
  * thread makes the three channels' outputs from one weight a tap.  The
@@ -30,8 +32,8 @@ struct CfBlGroups
   int c[CF_MAX_CHANNELS][3];
 };
 
-/* Shared memory of a radius: the tables, then n_tiles tiles (16-bit
- * samples). */
+/* Shared memory of a radius: the tables (range_len 0: the range weights
+ * stay in global memory), then n_tiles tiles (16-bit samples). */
 size_t
 bilateral_bytes (int radius, int n_offsets, int range_len, int n_tiles)
 {
@@ -94,7 +96,7 @@ bilateral_outputs (const CfNlPassArgs & a, const int *chans,
 
 __global__ static void
 nl_bilateral_tile (const CfNlPassArgs a, const CfBlGroups g, int radius,
-    int n_offsets, int off_range, int range_len)
+    int n_offsets, int off_range, int range_len, bool range_shared)
 {
   extern __shared__ int bl_smem[];
   const int c = blockIdx.z;
@@ -105,8 +107,10 @@ nl_bilateral_tile (const CfNlPassArgs a, const CfBlGroups g, int radius,
   const int t = threadIdx.y * BL_TX + threadIdx.x;
   int *space = bl_smem;
   int *offset = space + n_offsets;      /* dy * tw + dx */
-  int *range = offset + n_offsets;
-  unsigned short *tiles = (unsigned short *) (range + range_len);
+  int *range_copy = offset + n_offsets;
+  unsigned short *tiles = (unsigned short *) (range_copy +
+      (range_shared ? range_len : 0));
+  const int *range = range_shared ? range_copy : a.table + off_range;
   const int nc = g.c[c][1] < 0 ? 1 : 3;
 
   /* Whole blocks leave (no thread of them reaches the barrier); a colour
@@ -126,8 +130,9 @@ nl_bilateral_tile (const CfNlPassArgs a, const CfBlGroups g, int radius,
     space[k] = __ldg (&a.table[k]);
     offset[k] = __ldg (&dy[k]) * tw + __ldg (&dx[k]);
   }
-  for (int i = t; i < range_len; i += n_threads)
-    range[i] = __ldg (&a.table[off_range + i]);
+  if (range_shared)
+    for (int i = t; i < range_len; i += n_threads)
+      range_copy[i] = __ldg (&a.table[off_range + i]);
   for (int i = 0; i < nc; i++) {
     const CfNlImage src = cf_nl_pass_image (a, g.c[c][i], a.p.src);
     unsigned short *tile = tiles + i * tw * th;
@@ -182,10 +187,13 @@ cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
     n_tiles = n > n_tiles ? n : n_tiles;
   }
 
+  /* tables and tiles within a block's shared memory, the range weights
+   * left out where they take it */
+  const bool range_shared = bilateral_bytes (radius, nl->n_offsets,
+      nl->range_len, n_tiles) <= BL_MAX_BYTES;
   const size_t bytes = bilateral_bytes (radius, nl->n_offsets,
-      nl->range_len, n_tiles);
+      range_shared ? nl->range_len : 0, n_tiles);
 
-  /* tables and tiles within a block's shared memory */
   if (bytes > BL_MAX_BYTES || nl->off_space != 0 || radius < 1)
     return cudaErrorNotSupported;
 
@@ -194,6 +202,6 @@ cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
       n_channels);
 
   nl_bilateral_tile <<< grid, block, bytes, stream >>> (a, g, radius,
-      nl->n_offsets, nl->off_range, nl->range_len);
+      nl->n_offsets, nl->off_range, nl->range_len, range_shared);
   return cudaGetLastError ();
 }

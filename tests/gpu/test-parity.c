@@ -107,12 +107,13 @@ typedef enum
   LAYOUT_NV16,                  /* luma + chroma pairs at full height */
   LAYOUT_RGB10A2,               /* 10-bit R, G, B, 2-bit A in 32 bits */
   LAYOUT_P016,                  /* 16 bits, chroma pairs, V filled */
+  LAYOUT_RGB8,                  /* three bytes a pixel, all filtered */
   N_LAYOUTS
 } LayoutId;
 
 static const char *layout_names[N_LAYOUTS] = {
   "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12",
-  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016"
+  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016", "rgb8"
 };
 
 /* Bits of the filtered samples. */
@@ -165,6 +166,9 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
     case LAYOUT_RGBA8:
     case LAYOUT_RGBA16:
       cf_layout_init_interleaved (l, w, h, 4, sb, 0x7);
+      break;
+    case LAYOUT_RGB8:
+      cf_layout_init_interleaved (l, w, h, 3, 1, 0x7);
       break;
     case LAYOUT_I420:
     case LAYOUT_I420_16:
@@ -784,6 +788,59 @@ test_large (void)
   g_rand_free (rand);
 }
 
+static const FilterCase *
+find_filter_case (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+    if (strcmp (filter_cases[i].name, name) == 0)
+      return &filter_cases[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
+ * words of bytes a thread (thread_words () in cf-nonlin-bytes.cu), at
+ * odd widths (a row's last word partial). */
+static void
+test_large_whole_rows (void)
+{
+  static const char *names[] = { "median-3", "erode-rect-3" };
+  static const struct
+  {
+    LayoutId layout;
+    int w, h;
+  } frames[] = {
+    {LAYOUT_GRAY8, 2309, 1821}, {LAYOUT_I420, 2405, 1803},
+    {LAYOUT_RGBA8, 1023, 1031},
+  };
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (2309);
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
+      for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
+        const FilterCase *fc = find_filter_case (names[n]);
+        CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
+        TestFrame f = { 0 };
+        char *what;
+
+        make_layout (&f.layout, frames[i].layout, frames[i].w, frames[i].h);
+        test_frame_alloc (&f, rand);
+        run_both (&f, spec);
+        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
+            border_names[b], layout_names[frames[i].layout], frames[i].w,
+            frames[i].h);
+        g_assert_true (outputs_match (&f, what));
+        g_free (what);
+        test_frame_clear (&f);
+        cf_spec_free (spec);
+      }
+  g_rand_free (rand);
+}
+
 /* ---------------------------------------------------------------------- */
 /* FFT convolution of large dense kernels: the same bytes as the CPU
  * backend, through backends made with CUDAFILTER_CONVOLUTION=fft (every
@@ -1361,6 +1418,7 @@ main (int argc, char **argv)
     g_free (path);
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
+  g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
   g_test_add_func ("/gpu-parity/regions", test_regions);
   g_test_add_func ("/gpu-parity/regions-device", test_regions_device);
