@@ -42,6 +42,9 @@ typedef struct
 {
   guint8 *mem;
   gsize len;
+  /* The bilateral's pairs (bilateral_pairs_row): its range weights. */
+  guint8 *pairs;
+  gsize pairs_len;
 } PartScratch;
 
 struct _CfNonlinCpu
@@ -65,6 +68,14 @@ struct _CfNonlinCpu
   int bl_n;
   int *bl_offsets;
   int bl_range[CF_NL_BILATERAL8_RANGE];
+  /* One colour's pairs (bilateral_pairs_row): bl_nf offsets forward (dy >
+   * 0, or dy 0 and dx > 0), each with its mirror; bl_pair holds, n
+   * entries each, their dx, dy and first row in the ring of range
+   * weights (dy + 1 rows each, bl_wrows in all), then each offset's
+   * (bl_offsets' order) weights: -1 the centre's, 2 f forward offset f's,
+   * 2 f + 1 its mirror's.  bl_nf 0: no pairs. */
+  int bl_nf, bl_wrows;
+  int *bl_pair;
   /* The spec whose tables those are (its serial), made when it changes,
    * not every frame. */
   gboolean bl_planned;
@@ -107,8 +118,11 @@ cf_nonlin_cpu_free (CfNonlinCpu * self)
 
   if (self == NULL)
     return;
-  for (i = 0; i < CF_CPU_MAX_THREADS; i++)
+  for (i = 0; i < CF_CPU_MAX_THREADS; i++) {
     g_free (self->parts[i].mem);
+    g_free (self->parts[i].pairs);
+  }
+  g_free (self->bl_pair);
   g_free (self->scratch);
   g_free (self->bl_offsets);
   g_free (self);
@@ -501,6 +515,85 @@ bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
   }
   for (x = 0; x < w; x++)
     out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
+}
+
+/* Ring row of forward offset f's range weights for image row yy, at x 0. */
+static int *
+pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
+    const Window * win, int f, int yy)
+{
+  const int n = self->bl_n, dy = self->bl_pair[n + f];
+  const int slot = ((yy % (dy + 1)) + dy + 1) % (dy + 1);
+
+  return ring + (self->bl_pair[2 * n + f] + slot) * pitch + win->ax;
+}
+
+/* Forward offset f's range weights of image row y + j (rows: output row
+ * y's window), at x from min (0, -dx) to w + max (0, -dx): what output
+ * rows y + j and y + j + dy read. */
+static void
+pair_row (const CfNonlinCpu * self, int *ring, gsize pitch,
+    const guint16 * const *rows, const Window * win, int w, int y, int j,
+    int f)
+{
+  const int n = self->bl_n, dx = self->bl_pair[f], dy = self->bl_pair[n + f];
+  const int lo = MIN (0, -dx), hi = w + MAX (0, -dx);
+  const guint16 *a = rows[win->ay + j] + win->ax;
+  const guint16 *b = rows[win->ay + j + dy] + win->ax + dx;
+
+  self->rows->bilateral8_pairs (a + lo, b + lo, self->bl_range, hi - lo,
+      pair_ring_row (self, ring, pitch, win, f, y + j) + lo);
+}
+
+/* The bilateral of one 8-bit colour, output row y of the part's rows y0
+ * .. (rows: its window), each range weight looked up once for both
+ * outputs of its pair: forward offset f's weights of each image row are
+ * kept in a ring of dy + 1 rows, until the row dy below reads them
+ * through the mirror offset (the band's first row makes those of the dy
+ * rows above it). */
+static void
+bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
+    const guint16 * const *rows, const Window * win, int w, int y, int y0,
+    const guint16 ** taps, guint16 * out)
+{
+  const int n = self->bl_n, nf = self->bl_nf;
+  const int *bdx = self->bl_offsets + n, *bdy = bdx + n;
+  const int *fdx = self->bl_pair, *fdy = fdx + n, *kind = fdx + 3 * n;
+  const gsize pitch = (gsize) w + win->kw - 1;
+  const gsize need = n * sizeof (gpointer) +
+      pitch * (self->bl_wrows + 1) * sizeof (int);
+  const int **wts;
+  int *ring, *centre, f, k, t, x;
+
+  if (need > ps->pairs_len) {
+    g_free (ps->pairs);
+    ps->pairs = g_malloc (need);
+    ps->pairs_len = need;
+  }
+  wts = (const int **) ps->pairs;
+  ring = (int *) (wts + n);
+  centre = ring + pitch * self->bl_wrows;
+  if (y == y0) {
+    for (x = 0; x < w; x++)
+      centre[x] = self->bl_range[0];
+    for (f = 0; f < nf; f++)
+      for (t = -fdy[f]; t < 0; t++)
+        pair_row (self, ring, pitch, rows, win, w, y, t, f);
+  }
+  for (f = 0; f < nf; f++)
+    pair_row (self, ring, pitch, rows, win, w, y, 0, f);
+  for (k = 0; k < n; k++) {
+    taps[k] = rows[win->ay + bdy[k]] + win->ax + bdx[k];
+    f = kind[k] >> 1;
+    if (kind[k] < 0)
+      wts[k] = centre;
+    else if (kind[k] & 1)
+      wts[k] = pair_ring_row (self, ring, pitch, win, f, y - fdy[f]) -
+          fdx[f];
+    else
+      wts[k] = pair_ring_row (self, ring, pitch, win, f, y);
+  }
+  self->rows->bilateral8_sum (taps, wts, self->bl_offsets, n, w, out);
 }
 
 /* Carves the part's scratch: rings of n_images x kh rows, the output row,
@@ -1104,6 +1197,11 @@ pass_rows (const CfNonlinCpu * self, PartScratch * ps, int c, int y0, int y1)
             p->step == CF_NL_MAX_SE, w, kp->maxval, cv.tmp, cv.line, cv.out);
         break;
       case CF_NL_BILATERAL:
+        if (self->bl_n > 0 && self->bl_nf > 0 && n_images == 1) {
+          bilateral_pairs_row (self, ps, rows[0], &win, w, y, y0, cv.taps,
+              cv.out);
+          break;
+        }
         if (self->bl_n > 0) {
           guint16 *outs[3];
 
@@ -1160,6 +1258,44 @@ cmp_offset (const void *a, const void *b, void *data)
   return i - j;
 }
 
+/* The pairs of bilateral_pairs_row (self->bl_nf, bl_wrows, bl_pair) from
+ * the offsets: none (bl_nf 0) if an offset's mirror is not one. */
+static void
+bilateral8_plan_pairs (CfNonlinCpu * self)
+{
+  const int n = self->bl_n;
+  const int *bdx = self->bl_offsets + n, *bdy = bdx + n;
+  int *fdx, *fdy, *frow, *kind, nf = 0, rows = 0, i, f;
+
+  g_free (self->bl_pair);
+  self->bl_pair = g_new (int, 4 * n);
+  fdx = self->bl_pair;
+  fdy = fdx + n;
+  frow = fdy + n;
+  kind = frow + n;
+  self->bl_nf = 0;
+  for (i = 0; i < n; i++) {
+    kind[i] = -1;
+    if (bdy[i] > 0 || (bdy[i] == 0 && bdx[i] > 0)) {
+      fdx[nf] = bdx[i];
+      fdy[nf] = bdy[i];
+      frow[nf] = rows;
+      rows += bdy[i] + 1;
+      kind[i] = 2 * nf++;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    if (kind[i] >= 0 || (bdx[i] == 0 && bdy[i] == 0))
+      continue;
+    for (f = 0; f < nf && (fdx[f] != -bdx[i] || fdy[f] != -bdy[i]); f++);
+    if (f == nf)
+      return;
+    kind[i] = 2 * f + 1;
+  }
+  self->bl_nf = nf;
+  self->bl_wrows = rows;
+}
+
 /* The bilateral8 tables of the spec's bilateral (self->bl_*): for 8-bit
  * samples whose range weights are at most 2^26 (bilateral8's bound). */
 static void
@@ -1192,6 +1328,7 @@ bilateral8_plan (CfNonlinCpu * self, const CfSpec * spec)
   for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
     self->bl_range[i] = i < nl->range_len ? range[i] : 0;
   self->bl_n = n;
+  bilateral8_plan_pairs (self);
 }
 
 /* Whether pass i is a rectangle's row pass whose image only pass i + 1, its

@@ -441,6 +441,103 @@ bilateral8 (const guint16 * const *taps, const guint16 * const *centre,
 #endif
 }
 
+/* The range weights of pairs of one-colour 8-bit samples: out[i] =
+ * range[|a[i] - b[i]|], i < n.  Each weight serves the two outputs of
+ * the pair (bilateral8_sum). */
+static void
+bilateral8_pairs (const guint16 * a, const guint16 * b, const int *range,
+    int n, int *out)
+{
+  int i = 0;
+
+#if defined(__AVX2__)
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_si256 ((__m256i *) (out + i), lut8 (range,
+            _mm256_abs_epi32 (_mm256_sub_epi32 (load8 (a + i),
+                    load8 (b + i)))));
+#endif
+  for (; i < n; i++)
+    out[i] = range[a[i] > b[i] ? a[i] - b[i] : b[i] - a[i]];
+}
+
+/* Outputs x0 .. w - 1 of bilateral8_sum one by one, by the definition. */
+static inline void
+bilateral8_sum_tail (const guint16 * const *taps, const int *const *wts,
+    const int *space, int n_offsets, int x0, int w, guint16 * out)
+{
+  int x, k;
+
+  for (x = x0; x < w; x++) {
+    gint64 sum = 0, wsum = 0;
+
+    for (k = 0; k < n_offsets; k++) {
+      const gint64 wt = (gint64) space[k] * wts[k][x];
+
+      wsum += wt;
+      sum += wt * taps[k][x];
+    }
+    out[x] = bilateral_quotient (sum, wsum);
+  }
+}
+
+#if defined(__AVX2__)
+/* bilateral8_sum, 8 outputs a step, in runs of equal space weight as
+ * bilateral8_one. */
+static void
+bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
+    const int *space, int n_offsets, int w, guint16 * out, int *x_done)
+{
+  const __m256i lo15 = _mm256_set1_epi32 (0x7fff);
+  int x, k, e;
+
+  for (x = 0; x + 8 <= w; x += 8) {
+    __m256i s0[2], w0[2];
+
+    s0[0] = s0[1] = _mm256_setzero_si256 ();
+    w0[0] = w0[1] = _mm256_setzero_si256 ();
+    for (k = 0; k < n_offsets; k = e) {
+      const int end = MIN (n_offsets, k + BILATERAL_RUN);
+      const guint32 s = (guint32) space[k];
+      const __m256i sv = _mm256_set1_epi64x (s);
+      __m256i a0 = _mm256_setzero_si256 (), l0 = a0, h0 = a0;
+
+      for (e = k + 1; e < end && (guint32) space[e] == s; e++);
+      for (; k < e; k++) {
+        const __m256i v = load8 (taps[k] + x);
+        const __m256i r =
+            _mm256_loadu_si256 ((const __m256i *) (wts[k] + x));
+
+        a0 = _mm256_add_epi32 (a0, r);
+        l0 = _mm256_add_epi32 (l0,
+            _mm256_madd_epi16 (_mm256_and_si256 (r, lo15), v));
+        h0 = _mm256_add_epi32 (h0,
+            _mm256_madd_epi16 (_mm256_srli_epi32 (r, 15), v));
+      }
+      add_scaled (w0, a0, sv, 0);
+      add_scaled (s0, l0, sv, 0);
+      add_scaled (s0, h0, sv, 15);
+    }
+    store_quotients (s0, w0, out + x);
+  }
+  *x_done = x;
+}
+#endif
+
+/* out[x] = the sum of space[k] * wts[k][x] * taps[k][x] over the sum of
+ * space[k] * wts[k][x], rounded half up: the bilateral of one colour with
+ * its range weights already looked up (bilateral8_pairs). */
+static void
+bilateral8_sum (const guint16 * const *taps, const int *const *wts,
+    const int *space, int n_offsets, int w, guint16 * out)
+{
+  int x0 = 0;
+
+#if defined(__AVX2__)
+  bilateral8_sum_avx2 (taps, wts, space, n_offsets, w, out, &x0);
+#endif
+  bilateral8_sum_tail (taps, wts, space, n_offsets, x0, w, out);
+}
+
 /* The median of a, b, c given l = min (b, c) and h = max (b, c). */
 #define MED3(a, l, h) MAX (l, MIN (h, a))
 
@@ -717,5 +814,6 @@ line16 (const guint16 * row, int len, int w, int max, guint16 * tmp,
 
 const CfNlRows CF_CAT (cf_nl_rows_, CF_CPU_VARIANT) = {
   median_any, accumulate, column, column_group, line16, median8, column8,
-  column_group8, line8, bilateral8, window3_8, blend8, widen, narrow
+  column_group8, line8, bilateral8, bilateral8_pairs, bilateral8_sum,
+  window3_8, blend8, widen, narrow
 };
