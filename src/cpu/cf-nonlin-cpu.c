@@ -517,6 +517,9 @@ bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
     out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
 }
 
+/* Outputs of bilateral_pairs_row a step (a multiple of the vectors). */
+#define PAIRS_CHUNK 4096
+
 /* Ring row of forward offset f's range weights for image row yy, at x 0. */
 static int *
 pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
@@ -529,15 +532,16 @@ pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
 }
 
 /* Forward offset f's range weights of image row y + j (rows: output row
- * y's window), at x from min (0, -dx) to w + max (0, -dx): what output
- * rows y + j and y + j + dy read. */
+ * y's window), at x from x0 to x1, x0 0 (x1 w) standing for min (0, -dx)
+ * (w + max (0, -dx)): what output rows y + j and y + j + dy read. */
 static void
 pair_row (const CfNonlinCpu * self, int *ring, gsize pitch,
     const guint16 * const *rows, const Window * win, int w, int y, int j,
-    int f)
+    int f, int x0, int x1)
 {
   const int n = self->bl_n, dx = self->bl_pair[f], dy = self->bl_pair[n + f];
-  const int lo = MIN (0, -dx), hi = w + MAX (0, -dx);
+  const int lo = x0 > 0 ? x0 : MIN (0, -dx);
+  const int hi = x1 < w ? x1 : w + MAX (0, -dx);
   const guint16 *a = rows[win->ay + j] + win->ax;
   const guint16 *b = rows[win->ay + j + dy] + win->ax + dx;
 
@@ -578,10 +582,8 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
       centre[x] = self->bl_range[0];
     for (f = 0; f < nf; f++)
       for (t = -fdy[f]; t < 0; t++)
-        pair_row (self, ring, pitch, rows, win, w, y, t, f);
+        pair_row (self, ring, pitch, rows, win, w, y, t, f, 0, w);
   }
-  for (f = 0; f < nf; f++)
-    pair_row (self, ring, pitch, rows, win, w, y, 0, f);
   for (k = 0; k < n; k++) {
     taps[k] = rows[win->ay + bdy[k]] + win->ax + bdx[k];
     f = kind[k] >> 1;
@@ -593,7 +595,15 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
     else
       wts[k] = pair_ring_row (self, ring, pitch, win, f, y);
   }
-  self->rows->bilateral8_sum (taps, wts, self->bl_offsets, n, w, out);
+  /* A chunk of the row at a time: its forward weights are still in L1 when
+   * the sums read them (a whole row of them is not). */
+  for (x = 0; x < w; x += PAIRS_CHUNK) {
+    const int x1 = MIN (w, x + PAIRS_CHUNK);
+
+    for (f = 0; f < nf; f++)
+      pair_row (self, ring, pitch, rows, win, w, y, 0, f, x, x1);
+    self->rows->bilateral8_sum (taps, wts, self->bl_offsets, n, x, x1, out);
+  }
 }
 
 /* Carves the part's scratch: rings of n_images x kh rows, the output row,

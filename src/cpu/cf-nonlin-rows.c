@@ -230,6 +230,7 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
  * times its lanes to the 64-bit sums: the definition's sums of S * R * v,
  * in another order. */
 #define BILATERAL_RUN 32
+#define BL_PF 32
 
 static inline guint16
 bilateral_quotient (gint64 sum, gint64 wsum)
@@ -485,12 +486,13 @@ bilateral8_sum_tail (const guint16 * const *taps, const int *const *wts,
  * bilateral8_one. */
 static void
 bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
-    const int *space, int n_offsets, int w, guint16 * out, int *x_done)
+    const int *space, int n_offsets, int x0, int w, guint16 * out,
+    int *x_done)
 {
   const __m256i lo15 = _mm256_set1_epi32 (0x7fff);
   int x, k, e;
 
-  for (x = 0; x + 8 <= w; x += 8) {
+  for (x = x0; x + 8 <= w; x += 8) {
     __m256i s0[2], w0[2];
 
     s0[0] = s0[1] = _mm256_setzero_si256 ();
@@ -506,6 +508,10 @@ bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
         const __m256i v = load8 (taps[k] + x);
         const __m256i r =
             _mm256_loadu_si256 ((const __m256i *) (wts[k] + x));
+
+#if BL_PF
+        _mm_prefetch ((const char *) (wts[k] + x + BL_PF), _MM_HINT_T0);
+#endif
 
         a0 = _mm256_add_epi32 (a0, r);
         l0 = _mm256_add_epi32 (l0,
@@ -523,17 +529,15 @@ bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
 }
 #endif
 
-/* out[x] = the sum of space[k] * wts[k][x] * taps[k][x] over the sum of
+/* For x0 <= x < w, out[x] = the sum of space[k] * wts[k][x] * taps[k][x] over the sum of
  * space[k] * wts[k][x], rounded half up: the bilateral of one colour with
  * its range weights already looked up (bilateral8_pairs). */
 static void
 bilateral8_sum (const guint16 * const *taps, const int *const *wts,
-    const int *space, int n_offsets, int w, guint16 * out)
+    const int *space, int n_offsets, int x0, int w, guint16 * out)
 {
-  int x0 = 0;
-
 #if defined(__AVX2__)
-  bilateral8_sum_avx2 (taps, wts, space, n_offsets, w, out, &x0);
+  bilateral8_sum_avx2 (taps, wts, space, n_offsets, x0, w, out, &x0);
 #endif
   bilateral8_sum_tail (taps, wts, space, n_offsets, x0, w, out);
 }
