@@ -73,7 +73,8 @@ struct _CfNonlinCpu
    * entries each, their dx, dy and first row in the ring of range
    * weights (dy + 1 rows each, bl_wrows in all), then each offset's
    * (bl_offsets' order) weights: -1 the centre's, 2 f forward offset f's,
-   * 2 f + 1 its mirror's.  bl_nf 0: no pairs. */
+   * 2 f + 1 its mirror's, then the end of each one's run of equal space
+   * weights.  bl_nf 0: no pairs. */
   int bl_nf, bl_wrows;
   int *bl_pair;
   /* The spec whose tables those are (its serial), made when it changes,
@@ -602,7 +603,8 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
 
     for (f = 0; f < nf; f++)
       pair_row (self, ring, pitch, rows, win, w, y, 0, f, x, x1);
-    self->rows->bilateral8_sum (taps, wts, self->bl_offsets, n, x, x1, out);
+    self->rows->bilateral8_sum (taps, wts, self->bl_offsets, kind + n, n, x,
+        x1, out);
   }
 }
 
@@ -1275,14 +1277,18 @@ bilateral8_plan_pairs (CfNonlinCpu * self)
 {
   const int n = self->bl_n;
   const int *bdx = self->bl_offsets + n, *bdy = bdx + n;
-  int *fdx, *fdy, *frow, *kind, nf = 0, rows = 0, i, f;
+  int *fdx, *fdy, *frow, *kind, *runs, nf = 0, rows = 0, i, f;
 
   g_free (self->bl_pair);
-  self->bl_pair = g_new (int, 4 * n);
+  self->bl_pair = g_new (int, 5 * n);
   fdx = self->bl_pair;
   fdy = fdx + n;
   frow = fdy + n;
   kind = frow + n;
+  runs = kind + n;
+  for (i = n - 1; i >= 0; i--)
+    runs[i] = i + 1 < n && self->bl_offsets[i + 1] == self->bl_offsets[i] ?
+        runs[i + 1] : i + 1;
   self->bl_nf = 0;
   for (i = 0; i < n; i++) {
     kind[i] = -1;

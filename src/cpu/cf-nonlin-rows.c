@@ -231,6 +231,7 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
  * in another order. */
 #define BILATERAL_RUN 32
 #define BL_PF 32
+#define BL_P16 0
 
 static inline guint16
 bilateral_quotient (gint64 sum, gint64 wsum)
@@ -451,6 +452,40 @@ bilateral8_pairs (const guint16 * a, const guint16 * b, const int *range,
 {
   int i = 0;
 
+#if defined(__AVX2__) && BL_P16
+  for (; i + 16 <= n; i += 16) {
+    const __m256i d = _mm256_abs_epi16 (_mm256_sub_epi16 (
+            _mm256_loadu_si256 ((const __m256i *) (a + i)),
+            _mm256_loadu_si256 ((const __m256i *) (b + i))));
+    const __m128i l = _mm256_castsi256_si128 (d);
+    const __m128i h = _mm256_extracti128_si256 (d, 1);
+#if BL_P16 == 2
+    const guint64 q0 = (guint64) _mm_cvtsi128_si64 (l);
+    const guint64 q1 = (guint64) _mm_extract_epi64 (l, 1);
+    const guint64 q2 = (guint64) _mm_cvtsi128_si64 (h);
+    const guint64 q3 = (guint64) _mm_extract_epi64 (h, 1);
+#define W_(q, s) range[((q) >> (s)) & 0xffff]
+    _mm256_storeu_si256 ((__m256i *) (out + i), _mm256_setr_epi32 (
+        W_ (q0, 0), W_ (q0, 16), W_ (q0, 32), W_ (q0, 48),
+        W_ (q1, 0), W_ (q1, 16), W_ (q1, 32), W_ (q1, 48)));
+    _mm256_storeu_si256 ((__m256i *) (out + i + 8), _mm256_setr_epi32 (
+        W_ (q2, 0), W_ (q2, 16), W_ (q2, 32), W_ (q2, 48),
+        W_ (q3, 0), W_ (q3, 16), W_ (q3, 32), W_ (q3, 48)));
+#undef W_
+#else
+    _mm256_storeu_si256 ((__m256i *) (out + i), _mm256_setr_epi32 (
+        range[_mm_extract_epi16 (l, 0)], range[_mm_extract_epi16 (l, 1)],
+        range[_mm_extract_epi16 (l, 2)], range[_mm_extract_epi16 (l, 3)],
+        range[_mm_extract_epi16 (l, 4)], range[_mm_extract_epi16 (l, 5)],
+        range[_mm_extract_epi16 (l, 6)], range[_mm_extract_epi16 (l, 7)]));
+    _mm256_storeu_si256 ((__m256i *) (out + i + 8), _mm256_setr_epi32 (
+        range[_mm_extract_epi16 (h, 0)], range[_mm_extract_epi16 (h, 1)],
+        range[_mm_extract_epi16 (h, 2)], range[_mm_extract_epi16 (h, 3)],
+        range[_mm_extract_epi16 (h, 4)], range[_mm_extract_epi16 (h, 5)],
+        range[_mm_extract_epi16 (h, 6)], range[_mm_extract_epi16 (h, 7)]));
+#endif
+  }
+#endif
 #if defined(__AVX2__)
   for (; i + 8 <= n; i += 8)
     _mm256_storeu_si256 ((__m256i *) (out + i), lut8 (range,
@@ -486,8 +521,8 @@ bilateral8_sum_tail (const guint16 * const *taps, const int *const *wts,
  * bilateral8_one. */
 static void
 bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
-    const int *space, int n_offsets, int x0, int w, guint16 * out,
-    int *x_done)
+    const int *space, const int *runs, int n_offsets, int x0, int w,
+    guint16 * out, int *x_done)
 {
   const __m256i lo15 = _mm256_set1_epi32 (0x7fff);
   int x, k, e;
@@ -498,12 +533,10 @@ bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
     s0[0] = s0[1] = _mm256_setzero_si256 ();
     w0[0] = w0[1] = _mm256_setzero_si256 ();
     for (k = 0; k < n_offsets; k = e) {
-      const int end = MIN (n_offsets, k + BILATERAL_RUN);
-      const guint32 s = (guint32) space[k];
-      const __m256i sv = _mm256_set1_epi64x (s);
+      const __m256i sv = _mm256_set1_epi64x ((guint32) space[k]);
       __m256i a0 = _mm256_setzero_si256 (), l0 = a0, h0 = a0;
 
-      for (e = k + 1; e < end && (guint32) space[e] == s; e++);
+      e = MIN (runs[k], k + BILATERAL_RUN);
       for (; k < e; k++) {
         const __m256i v = load8 (taps[k] + x);
         const __m256i r =
@@ -534,10 +567,11 @@ bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
  * its range weights already looked up (bilateral8_pairs). */
 static void
 bilateral8_sum (const guint16 * const *taps, const int *const *wts,
-    const int *space, int n_offsets, int x0, int w, guint16 * out)
+    const int *space, const int *runs, int n_offsets, int x0, int w,
+    guint16 * out)
 {
 #if defined(__AVX2__)
-  bilateral8_sum_avx2 (taps, wts, space, n_offsets, x0, w, out, &x0);
+  bilateral8_sum_avx2 (taps, wts, space, runs, n_offsets, x0, w, out, &x0);
 #endif
   bilateral8_sum_tail (taps, wts, space, n_offsets, x0, w, out);
 }

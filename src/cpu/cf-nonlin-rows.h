@@ -86,13 +86,14 @@ typedef struct
    * out[i] = range[|a[i] - b[i]|] for i < n; bilateral8_sum, for x0 <= x
    * < w, out[x] = the
    * sum of wt * taps[k][x] over the sum of wt, rounded half up, wt =
-   * space[k] * wts[k][x], each wts[k][x] at most 2^26; equal space
-   * weights next to each other, as bilateral8. */
+   * space[k] * wts[k][x], each wts[k][x] at most 2^26; runs[k] > k the
+   * end of the run of equal space weights that k is in (the offsets
+   * sorted so that equal weights are next to each other). */
   void (*bilateral8_pairs) (const guint16 * a, const guint16 * b,
       const int *range, int n, int *out);
   void (*bilateral8_sum) (const guint16 * const *taps,
-      const int *const *wts, const int *space, int n_offsets, int x0, int w,
-      guint16 * out);
+      const int *const *wts, const int *space, const int *runs,
+      int n_offsets, int x0, int w, guint16 * out);
   /* The 3x3 window of interleaved 8-bit pixels read in place, nr output
    * rows (1, 2 or CF_NL_W3_ROWS for min and max, 1 for the median) from
    * rows[0 .. nr + 2): for x < n (bytes), v = the median (op
