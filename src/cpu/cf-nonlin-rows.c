@@ -232,6 +232,7 @@ median_any (const guint16 * const *rows, int k, int w, int bytes,
 #define BILATERAL_RUN 32
 #define BL_PF 32
 #define BL_P16 0
+#define BL_S16 1
 
 static inline guint16
 bilateral_quotient (gint64 sum, gint64 wsum)
@@ -525,9 +526,53 @@ bilateral8_sum_avx2 (const guint16 * const *taps, const int *const *wts,
     guint16 * out, int *x_done)
 {
   const __m256i lo15 = _mm256_set1_epi32 (0x7fff);
-  int x, k, e;
+  int x = x0, k, e;
 
-  for (x = x0; x + 8 <= w; x += 8) {
+#if BL_S16
+  for (; x + 16 <= w; x += 16) {
+    __m256i s0[2], w0[2], s1[2], w1[2];
+
+    s0[0] = s0[1] = w0[0] = w0[1] = _mm256_setzero_si256 ();
+    s1[0] = s1[1] = w1[0] = w1[1] = _mm256_setzero_si256 ();
+    for (k = 0; k < n_offsets; k = e) {
+      const __m256i sv = _mm256_set1_epi64x ((guint32) space[k]);
+      __m256i a0 = _mm256_setzero_si256 (), l0 = a0, h0 = a0;
+      __m256i a1 = a0, l1 = a0, h1 = a0;
+
+      e = MIN (runs[k], k + BILATERAL_RUN);
+      for (; k < e; k++) {
+        const guint16 *t = taps[k] + x;
+        const int *r = wts[k] + x;
+        const __m256i v0 = load8 (t), v1 = load8 (t + 8);
+        const __m256i r0 = _mm256_loadu_si256 ((const __m256i *) r);
+        const __m256i r1 = _mm256_loadu_si256 ((const __m256i *) (r + 8));
+
+#if BL_PF
+        _mm_prefetch ((const char *) (r + BL_PF), _MM_HINT_T0);
+#endif
+        a0 = _mm256_add_epi32 (a0, r0);
+        a1 = _mm256_add_epi32 (a1, r1);
+        l0 = _mm256_add_epi32 (l0,
+            _mm256_madd_epi16 (_mm256_and_si256 (r0, lo15), v0));
+        l1 = _mm256_add_epi32 (l1,
+            _mm256_madd_epi16 (_mm256_and_si256 (r1, lo15), v1));
+        h0 = _mm256_add_epi32 (h0,
+            _mm256_madd_epi16 (_mm256_srli_epi32 (r0, 15), v0));
+        h1 = _mm256_add_epi32 (h1,
+            _mm256_madd_epi16 (_mm256_srli_epi32 (r1, 15), v1));
+      }
+      add_scaled (w0, a0, sv, 0);
+      add_scaled (s0, l0, sv, 0);
+      add_scaled (s0, h0, sv, 15);
+      add_scaled (w1, a1, sv, 0);
+      add_scaled (s1, l1, sv, 0);
+      add_scaled (s1, h1, sv, 15);
+    }
+    store_quotients (s0, w0, out + x);
+    store_quotients (s1, w1, out + x + 8);
+  }
+#endif
+  for (; x + 8 <= w; x += 8) {
     __m256i s0[2], w0[2];
 
     s0[0] = s0[1] = _mm256_setzero_si256 ();
