@@ -518,9 +518,6 @@ bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
     out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
 }
 
-/* Outputs of bilateral_pairs_row a step (a multiple of the vectors). */
-#define PAIRS_CHUNK 4096
-
 /* Ring row of forward offset f's range weights for image row yy, at x 0. */
 static int *
 pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
@@ -533,16 +530,15 @@ pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
 }
 
 /* Forward offset f's range weights of image row y + j (rows: output row
- * y's window), at x from x0 to x1, x0 0 (x1 w) standing for min (0, -dx)
- * (w + max (0, -dx)): what output rows y + j and y + j + dy read. */
+ * y's window), at x from min (0, -dx) to w + max (0, -dx): what output
+ * rows y + j (at x) and y + j + dy (through the mirror, at x + dx) read. */
 static void
 pair_row (const CfNonlinCpu * self, int *ring, gsize pitch,
     const guint16 * const *rows, const Window * win, int w, int y, int j,
-    int f, int x0, int x1)
+    int f)
 {
   const int n = self->bl_n, dx = self->bl_pair[f], dy = self->bl_pair[n + f];
-  const int lo = x0 > 0 ? x0 : MIN (0, -dx);
-  const int hi = x1 < w ? x1 : w + MAX (0, -dx);
+  const int lo = MIN (0, -dx), hi = w + MAX (0, -dx);
   const guint16 *a = rows[win->ay + j] + win->ax;
   const guint16 *b = rows[win->ay + j + dy] + win->ax + dx;
 
@@ -552,10 +548,11 @@ pair_row (const CfNonlinCpu * self, int *ring, gsize pitch,
 
 /* The bilateral of one 8-bit colour, output row y of the part's rows y0
  * .. (rows: its window), each range weight looked up once for both
- * outputs of its pair: forward offset f's weights of each image row are
- * kept in a ring of dy + 1 rows, until the row dy below reads them
- * through the mirror offset (the band's first row makes those of the dy
- * rows above it). */
+ * outputs of its pair (24 lookups an output instead of 49 at d 9):
+ * forward offset f's weights of each image row are kept in a ring of dy +
+ * 1 rows, until the row dy below reads them through the mirror offset
+ * (the band's first row makes those of the dy rows above it).  The
+ * centre's weight is range[0], a row of it. */
 static void
 bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
     const guint16 * const *rows, const Window * win, int w, int y, int y0,
@@ -583,8 +580,10 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
       centre[x] = self->bl_range[0];
     for (f = 0; f < nf; f++)
       for (t = -fdy[f]; t < 0; t++)
-        pair_row (self, ring, pitch, rows, win, w, y, t, f, 0, w);
+        pair_row (self, ring, pitch, rows, win, w, y, t, f);
   }
+  for (f = 0; f < nf; f++)
+    pair_row (self, ring, pitch, rows, win, w, y, 0, f);
   for (k = 0; k < n; k++) {
     taps[k] = rows[win->ay + bdy[k]] + win->ax + bdx[k];
     f = kind[k] >> 1;
@@ -596,16 +595,8 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
     else
       wts[k] = pair_ring_row (self, ring, pitch, win, f, y);
   }
-  /* A chunk of the row at a time: its forward weights are still in L1 when
-   * the sums read them (a whole row of them is not). */
-  for (x = 0; x < w; x += PAIRS_CHUNK) {
-    const int x1 = MIN (w, x + PAIRS_CHUNK);
-
-    for (f = 0; f < nf; f++)
-      pair_row (self, ring, pitch, rows, win, w, y, 0, f, x, x1);
-    self->rows->bilateral8_sum (taps, wts, self->bl_offsets, kind + n, n, x,
-        x1, out);
-  }
+  self->rows->bilateral8_sum (taps, wts, self->bl_offsets, kind + n, n, 0,
+      w, out);
 }
 
 /* Carves the part's scratch: rings of n_images x kh rows, the output row,
