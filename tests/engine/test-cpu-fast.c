@@ -342,6 +342,8 @@ static const NonlinCase nonlin_cases[] = {
   {"tophat-asym-it2", CF_FILTER_TOPHAT, 0, CF_SHAPE_RECT, 2, "0 1 1; 1 1 0"},
   {"blackhat-cross-5", CF_FILTER_BLACKHAT, 5, CF_SHAPE_CROSS, 1},
   {"bilateral-5", CF_FILTER_BILATERAL, 5, 0, 1, NULL, 2.0, 40.0},
+  /* offsets 4 rows apart: one colour's pairs' ring of 5 rows */
+  {"bilateral-9", CF_FILTER_BILATERAL, 9, 0, 1, NULL, 3.0, 30.0},
   {"bilateral-auto", CF_FILTER_BILATERAL, 0, 0, 1, NULL, 1.0,
       CF_SIGMA_COLOR_AUTO},
 };

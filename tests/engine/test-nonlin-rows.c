@@ -363,6 +363,94 @@ test_bilateral (void)
   g_rand_free (rand);
 }
 
+/* bilateral8_pairs and bilateral8_sum, by the definition: the range
+ * weight of each pair of samples (0 to 255 apart, past the range's
+ * zeros), and the quotient of 64-bit sums of space * weight * sample
+ * rounded half up, at widths below the vectors (8 and 16), with
+ * remainders, and wide; weights at their bound (2^26) with samples at
+ * 255 (every 32-bit lane at its largest), runs of equal space weight
+ * longer than the kernel's run of 32 and shorter, from x0 > 0. */
+static void
+test_bilateral_pairs (void)
+{
+  const CfNlRows *v[3];
+  int nv = variants (v), vi, wi;
+  static const int widths[] = { 1, 7, 8, 9, 15, 16, 17, 24, 37, 1031 };
+  GRand *rand = g_rand_new_with_seed (71);
+
+  for (vi = 0; vi < nv; vi++)
+    for (wi = 0; wi < (int) G_N_ELEMENTS (widths); wi++) {
+      const int w = widths[wi], no = 81, x0 = wi % 3;
+      guint16 *a = g_new (guint16, w), *b = g_new (guint16, w);
+      guint16 *smp = g_new (guint16, (gsize) no * w);
+      guint16 *got = g_new (guint16, w);
+      int *wt = g_new (int, (gsize) no * w), *pw = g_new (int, w);
+      const guint16 *taps[81];
+      const int *wts[81];
+      int space[81], runs[81], range[CF_NL_BILATERAL8_RANGE];
+      int i, k, x;
+
+      for (i = 0; i < CF_NL_BILATERAL8_RANGE; i++)
+        range[i] = i == 0 ? 1 << 26 : i < 200 ?
+            g_rand_int_range (rand, 1, (1 << 26) + 1) : 0;
+      for (x = 0; x < w; x++) {
+        a[x] = (guint16) g_rand_int_range (rand, 0, 256);
+        b[x] = (guint16) (x % 5 == 0 ? 255 - a[x] :
+            g_rand_int_range (rand, 0, 256));
+        pw[x] = -1;
+      }
+      v[vi]->bilateral8_pairs (a, b, range, w, pw);
+      for (x = 0; x < w; x++)
+        if (pw[x] != range[ABS ((int) a[x] - (int) b[x])])
+          g_error ("variant %d bilateral8_pairs width %d: x %d is %d, not "
+              "%d", vi, w, x, pw[x], range[ABS ((int) a[x] - (int) b[x])]);
+
+      /* all 81 offsets of one space weight (81 weights of 2^26 overflow a
+       * 32-bit lane), or 40 (a run past 32) then runs of 1 to 4; every
+       * third width all at the bound (weights 2^26, samples 255) */
+      for (k = 0; k < no; k++) {
+        space[k] = k < 40 || wi % 2 == 0 ? (1 << 20) - 1 :
+            (1 << 20) - 2 - k / 4;
+        taps[k] = smp + (gsize) k * w;
+        wts[k] = wt + (gsize) k * w;
+        for (x = 0; x < w; x++) {
+          gboolean top = wi % 3 == 0 || g_rand_int_range (rand, 0, 8) == 0;
+
+          smp[(gsize) k * w + x] = (guint16) (top ? 255 :
+              g_rand_int_range (rand, 0, 256));
+          wt[(gsize) k * w + x] = top ? 1 << 26 :
+              g_rand_int_range (rand, 1, (1 << 26) + 1);
+        }
+      }
+      for (k = no - 1; k >= 0; k--)
+        runs[k] = k + 1 < no && space[k + 1] == space[k] ? runs[k + 1] :
+            k + 1;
+      for (x = 0; x < w; x++)
+        got[x] = 0xffff;
+      v[vi]->bilateral8_sum (taps, wts, space, runs, no, x0, w, got);
+      for (x = 0; x < w; x++) {
+        gint64 s = 0, ws = 0;
+        int want;
+
+        for (k = 0; k < no; k++) {
+          ws += (gint64) space[k] * wts[k][x];
+          s += (gint64) space[k] * wts[k][x] * taps[k][x];
+        }
+        want = x < x0 ? 0xffff : (int) ((s + ws / 2) / ws);
+        if (got[x] != want)
+          g_error ("variant %d bilateral8_sum width %d from %d: x %d is %d, "
+              "not %d", vi, w, x0, x, got[x], want);
+      }
+      g_free (a);
+      g_free (b);
+      g_free (smp);
+      g_free (got);
+      g_free (wt);
+      g_free (pw);
+    }
+  g_rand_free (rand);
+}
+
 /* column_group (16-bit) and column_group8: the CF_NL_COL_GROUP outputs of
  * columns of 8 rows and more. */
 static void
@@ -490,6 +578,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nonlin-rows/column-group", test_column_group);
   g_test_add_func ("/nonlin-rows/line", test_line);
   g_test_add_func ("/nonlin-rows/bilateral", test_bilateral);
+  g_test_add_func ("/nonlin-rows/bilateral-pairs", test_bilateral_pairs);
   g_test_add_func ("/nonlin-rows/interleaved", test_interleaved);
   g_test_add_func ("/nonlin-rows/blend", test_blend);
   return g_test_run ();
