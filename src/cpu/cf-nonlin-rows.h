@@ -84,11 +84,10 @@ typedef struct
    * weight looked up once for the two outputs it serves (the weight of
    * the pair p, q is the same from p and from q): bilateral8_pairs
    * out[i] = range[|a[i] - b[i]|] for i < n; bilateral8_sum, for x0 <= x
-   * < w, out[x] = the
-   * sum of wt * taps[k][x] over the sum of wt, rounded half up, wt =
-   * space[k] * wts[k][x], each wts[k][x] at most 2^26; runs[k] > k the
-   * end of the run of equal space weights that k is in (the offsets
-   * sorted so that equal weights are next to each other). */
+   * < w, out[x] = the sum of wt * taps[k][x] over the sum of wt, rounded
+   * half up, wt = space[k] * wts[k][x], each wts[k][x] at most 2^26;
+   * runs[k] > k the end of the run of equal space weights that k is in
+   * (the offsets sorted so that equal weights are next to each other). */
   void (*bilateral8_pairs) (const guint16 * a, const guint16 * b,
       const int *range, int n, int *out);
   void (*bilateral8_sum) (const guint16 * const *taps,
