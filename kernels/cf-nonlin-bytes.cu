@@ -26,7 +26,7 @@
 #include <string.h>
 #include "cf-nonlin-pass.cuh"
 
-/* Outputs of a block: 32 threads x 4 bytes wide, 8 x WB_ROWS rows.  Two
+/* Outputs of a block: 32 threads x TW words wide, 8 x WB_ROWS rows.  Two
  * rows a thread: 4K GRAY8 erode 3x3 31 -> 23 us and 1080p 23 -> 15 against
  * eight (H200): a block's time is mostly its tile's load, and short blocks
  * even out over the SMs (with eight, ncu saw SMs busy from 17k to 56k
@@ -83,8 +83,8 @@ med3 (unsigned a, unsigned b, unsigned c)
   return lane_max (lane_min (a, b), lane_min (lane_max (a, b), c));
 }
 
-/* The lane columns a thread reads: its own two lane words at [HALO] and
- * [HALO + 1] and HALO more on each side.  A neighbour lies SL = P / LB
+/* The lane columns a thread reads: its NO own lane words from [HALO], and
+ * HALO more on each side.  A neighbour lies SL = P / LB
  * lanes away: SL / 2 lane words when SL is even, else the high lane of
  * one word and the low lane of the next (funnelled). */
 template < int LB, int P, int TW > struct Lanes
@@ -95,7 +95,7 @@ template < int LB, int P, int TW > struct Lanes
   static constexpr int N = NO + 2 * HALO;
 };
 
-/* Column `o` (own lane word 0 or 1) moved by d pixels (-1, 0, 1). */
+/* Own lane word `o` (0 .. NO - 1) moved by d pixels (-1, 0, 1). */
 template < int LB, int P, int TW > __device__ __forceinline__ unsigned
 lane_at (const unsigned (&u)[Lanes < LB, P, TW >::N], int o, int d)
 {
@@ -133,7 +133,7 @@ unpack_row (const unsigned *t, unsigned (&u)[Lanes < LB, P, TW >::N])
   }
 }
 
-/* Both own lane words' medians of the 3x3 windows over rows u0, u1, u2. */
+/* Every own lane word's median of the 3x3 windows over rows u0, u1, u2. */
 template < int LB, int P, int TW > __device__ __forceinline__ void
 median (const unsigned (&u0)[Lanes < LB, P, TW >::N],
     const unsigned (&u1)[Lanes < LB, P, TW >::N],
@@ -166,7 +166,7 @@ median (const unsigned (&u0)[Lanes < LB, P, TW >::N],
   }
 }
 
-/* Both own lane words' minima over the rectangle (flipped lanes for a
+/* Every own lane word's minimum over the rectangle (flipped lanes for a
  * max): the columns' minima first, then the rows'. */
 template < int LB, int P, int TW > __device__ __forceinline__ void
 window_min (const unsigned (&u0)[Lanes < LB, P, TW >::N],
@@ -242,7 +242,7 @@ template < int LB, int P, int TW, bool MEDIAN > __global__ static void
 __launch_bounds__ (WB_TX * WB_TY, 4)
 nl_bytes (const __grid_constant__ CfNlByteArgs a)
 {
-  /* a thread's words (4 bytes each); the tile has one word of halo on
+  /* a thread's TW words (4 bytes each); the tile has one word of halo on
    * each side, which holds every neighbour up to 4 bytes away */
   constexpr int TILE_W = WB_TX * TW + 2;
   constexpr int TILE_H = WB_TY * WB_ROWS + 2;

@@ -518,6 +518,19 @@ bilateral_row (const CfNonlinCpu * self, const guint16 * const *rows[3],
     out[x] = (guint16) ((sum[x] + wsum[x] / 2) / wsum[x]);
 }
 
+/* *mem with room for need bytes (and 64 over, to align its start to 64),
+ * kept between frames and grown, never shrunk: *len its room. */
+static guint8 *
+scratch_room (guint8 ** mem, gsize * len, gsize need)
+{
+  if (need > *len) {
+    g_free (*mem);
+    *mem = g_malloc (need + 64);
+    *len = need;
+  }
+  return *mem;
+}
+
 /* Ring row of forward offset f's range weights for image row yy, at x 0. */
 static int *
 pair_ring_row (const CfNonlinCpu * self, int *ring, gsize pitch,
@@ -567,12 +580,7 @@ bilateral_pairs_row (const CfNonlinCpu * self, PartScratch * ps,
   const int **wts;
   int *ring, *centre, f, k, t, x;
 
-  if (need > ps->pairs_len) {
-    g_free (ps->pairs);
-    ps->pairs = g_malloc (need);
-    ps->pairs_len = need;
-  }
-  wts = (const int **) ps->pairs;
+  wts = (const int **) scratch_room (&ps->pairs, &ps->pairs_len, need);
   ring = (int *) (wts + n);
   centre = ring + pitch * self->bl_wrows;
   if (y == y0) {
@@ -637,12 +645,8 @@ carve (PartScratch * ps, const Window * win, int w_px, int spp,
   guint8 *p;
   int i, s;
 
-  if (need > ps->len) {
-    g_free (ps->mem);
-    ps->mem = g_malloc (need + 64);
-    ps->len = need;
-  }
-  p = (guint8 *) (((guintptr) ps->mem + 63) & ~(guintptr) 63);
+  p = scratch_room (&ps->mem, &ps->len, need);
+  p = (guint8 *) (((guintptr) p + 63) & ~(guintptr) 63);
   for (i = 0; i < n_images; i++) {
     c->rings[i].buf = (guint16 *) p;
     c->rings[i].pitch = (int) pitch;
@@ -923,14 +927,8 @@ byte_rows3 (const CfNonlinCpu * self, PartScratch * ps_, const CfChannel * ch,
   guint8 edge[3][3 * 4], *flat;
   int y, j, e, b, t, nr;
 
-  /* The border value's row, for a constant border (64 bytes over, as
-   * carve keeps the part's scratch). */
-  if ((gsize) w * ps > ps_->len) {
-    g_free (ps_->mem);
-    ps_->mem = g_malloc ((gsize) w * ps + 64);
-    ps_->len = (gsize) w * ps;
-  }
-  flat = ps_->mem;
+  /* The border value's row, for a constant border. */
+  flat = scratch_room (&ps_->mem, &ps_->len, (gsize) w * ps);
   if (cf_border_index (-1, h, kp->border) < 0)
     memset (flat, kp->border_value, (gsize) w * ps);
   for (y = y0; y < y1; y += nr) {

@@ -192,21 +192,19 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
               2, 1, 128));
       break;
     case LAYOUT_P010:
+    case LAYOUT_P016:{
+      /* the samples in the high bits of 16, V filled with the middle */
+      const int d = layout_depth (id), sh = 16 - d;
+
       memset (l, 0, sizeof (*l));
       l->sample_bytes = 2;
-      l->depth = 10;
-      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, 10, 6, FALSE);
-      add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, 10, 6, FALSE);
-      add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 512, 2, 10, 6, FALSE);
+      l->depth = d;
+      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, d, sh, FALSE);
+      add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, d, sh, FALSE);
+      add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 1 << (d - 1), 2, d, sh,
+          FALSE);
       break;
-    case LAYOUT_P016:
-      memset (l, 0, sizeof (*l));
-      l->sample_bytes = 2;
-      l->depth = 16;
-      add (l, CF_CHANNEL_FILTER, 0, w, h, 2, 0, 0, 2, 16, 0, FALSE);
-      add (l, CF_CHANNEL_FILTER, 1, cw, chh, 4, 0, 0, 2, 16, 0, FALSE);
-      add (l, CF_CHANNEL_FILL, 1, cw, chh, 4, 2, 32768, 2, 16, 0, FALSE);
-      break;
+    }
     case LAYOUT_I420_10:
     case LAYOUT_Y444_12:{
       int d = layout_depth (id);
