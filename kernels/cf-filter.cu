@@ -25,74 +25,20 @@
 #include "cf-launch.h"
 #include "cf-arith.h"
 #include "cf-plan.h"
+#include "cf-filter-tile.cuh"
 
 namespace
 {
 
-/* Threads per block: one warp across, BLOCK_Y rows; each thread computes
- * ROWS outputs down a column (the tile is BLOCK_X x BLOCK_Y * ROWS). */
-constexpr int BLOCK_X = 32;
-constexpr int BLOCK_Y = 8;
+using namespace cf_tile;
+
 constexpr int MAX_ROWS = 8;
-constexpr int THREADS = BLOCK_X * BLOCK_Y;
 /* Outputs a thread of the long kernel computes down a column: each row's
  * horizontal sums serve this many of them. */
 constexpr int LONG_ROWS = 16;
 
 using FilterArgs = CfFilterArgs;
 using Pick = CfKernelPick < FilterArgs >;
-
-/* How the kernel reads and writes samples: whole words of T, as every
- * layout of plain 8- or 16-bit samples has them (the loads the kernel had
- * before it took other encodings), or any word layout through
- * kernels/cf-sample.h. */
-template < typename T > struct PlainWords
-{
-  static __device__ __forceinline__ int
-  read (const unsigned char *p, const CfChannel &)
-  {
-    return *(const T *) p;
-  }
-  static __device__ __forceinline__ void
-  write (unsigned char *p, const CfChannel &, int v)
-  {
-    *(T *) p = (T) v;
-  }
-};
-
-struct AnyWords
-{
-  static __device__ __forceinline__ int
-  read (const unsigned char *p, const CfChannel & ch)
-  {
-    return cf_sample_read (p, &ch);
-  }
-  static __device__ __forceinline__ void
-  write (unsigned char *p, const CfChannel & ch, int v)
-  {
-    cf_sample_write (p, &ch, v);
-  }
-};
-
-__host__ __device__ constexpr size_t
-align16 (size_t n)
-{
-  return (n + 15) & ~(size_t) 15;
-}
-
-/* Shared memory: the tile as int, the row and column maps, then the
- * horizontal sums (separable) or the weights (dense). */
-__host__ __device__ constexpr size_t
-in_bytes (size_t in_w, size_t in_h)
-{
-  return align16 (in_w * in_h * sizeof (int));
-}
-
-__host__ __device__ constexpr size_t
-map_bytes (size_t in_h)
-{
-  return align16 (in_h * sizeof (long long));
-}
 
 /* COPY and FILL jobs: no shared memory and no barrier, so threads past
  * the edge may leave early. */
@@ -184,71 +130,8 @@ filter_kernel (const __grid_constant__ FilterArgs a)
    * outputs. */
   const int r0 = ty * ROWS;
   Acc acc[ROWS][2];
-#pragma unroll
-  for (int n = 0; n < ROWS; n++)
-    acc[n][0] = acc[n][1] = 0;
 
-  if (kp.separable) {
-    Acc *hbuf = (Acc *) rest;
-
-    __syncthreads ();
-    for (int k = 0; k < kp.n_kernels; k++) {
-      const int *row = a.sep.row[k];
-      for (int r = ty; r < in_h; r += BLOCK_Y) {
-        const int *ip = in + r * in_w + tx;
-        Acc s = 0;
-#pragma unroll 4
-        for (int i = 0; i < kw; i++)
-          s += (Acc) row[i] * ip[i];
-        hbuf[(k * in_h + r) * BLOCK_X + tx] = s;
-      }
-    }
-    __syncthreads ();
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-      if (k >= kp.n_kernels)
-        break;
-      const int *col = a.sep.col[k];
-      const Acc *hp = hbuf + (k * in_h + r0) * BLOCK_X + tx;
-      Acc win[ROWS];
-#pragma unroll
-      for (int n = 0; n < ROWS - 1; n++)
-        win[n] = hp[n * BLOCK_X];
-      for (int j = 0; j < kh; j++) {
-        win[ROWS - 1] = hp[(j + ROWS - 1) * BLOCK_X];
-        const Acc c = col[j];
-#pragma unroll
-        for (int n = 0; n < ROWS; n++)
-          acc[n][k] += c * win[n];
-#pragma unroll
-        for (int n = 0; n < ROWS - 1; n++)
-          win[n] = win[n + 1];
-      }
-    }
-  } else {
-    int *w = (int *) rest;
-
-    for (int t = tid; t < kw * kh; t += THREADS)
-      w[t] = a.dense[t];
-    __syncthreads ();
-    for (int i = 0; i < kw; i++) {
-      const int *ip = in + r0 * in_w + tx + i;
-      int win[ROWS];
-#pragma unroll
-      for (int n = 0; n < ROWS - 1; n++)
-        win[n] = ip[n * in_w];
-      for (int j = 0; j < kh; j++) {
-        win[ROWS - 1] = ip[(j + ROWS - 1) * in_w];
-        const Acc c = w[j * kw + i];
-#pragma unroll
-        for (int n = 0; n < ROWS; n++)
-          acc[n][0] += c * win[n];
-#pragma unroll
-        for (int n = 0; n < ROWS - 1; n++)
-          win[n] = win[n + 1];
-      }
-    }
-  }
+  tile_sums < Acc, ROWS > (kp, a.sep, a.dense, in, in_w, in_h, rest, acc);
 
   const int x = x0 + tx;
   if (x >= ch.width)
@@ -385,22 +268,6 @@ long_kernel (const __grid_constant__ FilterArgs a)
   }
 }
 
-/* Dynamic shared memory for a tile of `rows` rows per thread. */
-size_t
-smem_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
-{
-  const size_t in_w = BLOCK_X + kp->kw - 1;
-  const size_t in_h = (size_t) BLOCK_Y * rows + kp->kh - 1;
-  size_t bytes = in_bytes (in_w, in_h) + map_bytes (in_h) +
-      align16 (in_w * sizeof (int));
-
-  if (kp->separable)
-    bytes += (size_t) kp->n_kernels * BLOCK_X * in_h * acc_size;
-  else
-    bytes += (size_t) kp->kw * kp->kh * sizeof (int);
-  return bytes;
-}
-
 /* The choosers below pick the kernel a plan launches; they launch
  * nothing. */
 template < typename W, typename Acc, int ROWS > cudaError_t
@@ -444,10 +311,10 @@ pick (CfGeneralPlan * g, int optin, int max_w, int max_h)
    * memory fall back to one row per thread (fits 64 KB at 63x63 taps), and
    * then to the long kernel. */
   g->tiled = true;
-  smem = smem_bytes (&g->args.kp, MAX_ROWS, sizeof (Acc));
+  smem = tile_bytes (&g->args.kp, MAX_ROWS, sizeof (Acc));
   if (smem <= (size_t) optin)
     return pick_rows < W, Acc, MAX_ROWS > (g, smem, max_w, max_h);
-  smem = smem_bytes (&g->args.kp, 1, sizeof (Acc));
+  smem = tile_bytes (&g->args.kp, 1, sizeof (Acc));
   if (smem <= (size_t) optin)
     return pick_rows < W, Acc, 1 > (g, smem, max_w, max_h);
   return pick_long < W, Acc > (g, max_w, max_h);

@@ -22,6 +22,7 @@
 #include "cf-cuda-current.h"
 #include "cf-launch.h"
 #include "cf-region-launch.h"
+#include "cf-region-inplace.h"
 #include "cf-nonlin-launch.h"
 #include "cf-fft-plan.h"
 #ifdef HAVE_CUFFT
@@ -59,6 +60,15 @@ typedef struct
   /* The regions' tiles, filtered before any is written back. */
   unsigned char *d_tiles;
   size_t tiles_capacity;
+
+  /* Regions in place in one launch (cf-region-inplace.h): its tickets and
+   * flags (zeroed when made; region_epoch counts the launches since) and
+   * the tiles' strips. */
+  unsigned char *d_region_sync;
+  size_t region_sync_capacity;
+  unsigned region_epoch;
+  unsigned char *d_region_strips;
+  size_t region_strips_capacity;
 
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
@@ -216,6 +226,8 @@ slot_clear (CfCudaSlot * self)
   cudaFree (self->d_dense);
   cudaFree (self->d_scratch);
   cudaFree (self->d_tiles);
+  cudaFree (self->d_region_sync);
+  cudaFree (self->d_region_strips);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -971,6 +983,82 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   return TRUE;
 }
 
+/* Device frames filtered in place: the regions in one launch, where
+ * cf_region_inplace_plan () takes them (*ran TRUE); else *ran FALSE and
+ * nothing is queued. */
+static gboolean
+queue_region_inplace (CfCudaSlot * self, const CfSpec * spec,
+    const CfLayout * layout, const CfRegions * regions, const CfFrame * in,
+    const CfFrame * out, const int *dense, gboolean * ran, GError ** error)
+{
+  int jobs[CF_INPLACE_MAX_ENTRIES], n = 0;
+  CfRect rects[CF_INPLACE_MAX_ENTRIES];
+  CfInplacePlan plan;
+  CfDeviceFrame df;
+  size_t made;
+  cudaError_t err;
+
+  *ran = FALSE;
+  if (!in->on_device || memcmp (in->data, out->data, sizeof (in->data)) != 0)
+    return TRUE;
+  for (int c = 0; c < layout->n_channels; c++) {
+    CfRect r[CF_REGIONS_MAX];
+    int m;
+
+    if (layout->channels[c].mode == CF_CHANNEL_COPY)
+      continue;
+    m = cf_regions_for_channel (regions, &layout->channels[c], r);
+    if (n + m > CF_INPLACE_MAX_ENTRIES)
+      return TRUE;
+    for (int i = 0; i < m; i++) {
+      jobs[n] = c;
+      rects[n++] = r[i];
+    }
+  }
+  err = cf_region_inplace_plan (&plan, layout->channels, layout->n_channels,
+      &spec->kp, jobs, rects, n);
+  if (err == cudaErrorNotSupported)
+    return TRUE;
+  made = self->region_sync_capacity;
+  if (!cf_cuda_check (err, "cf_region_inplace_plan", error)
+      || !ensure_plane (&self->d_region_sync, &self->region_sync_capacity,
+          MAX (plan.sync_bytes, 64), 0, self->stream, error)
+      || !ensure_plane (&self->d_region_strips,
+          &self->region_strips_capacity, MAX (plan.strip_bytes, 64), 0,
+          self->stream, error))
+    return FALSE;
+  /* Zeroed memory has seen no launch; so does a wrapped count. */
+  if (self->region_sync_capacity != made)
+    self->region_epoch = 0;
+  if (self->region_epoch == G_MAXUINT) {
+    if (!cf_cuda_check (cudaMemsetAsync (self->d_region_sync, 0,
+                self->region_sync_capacity, self->stream), "cudaMemsetAsync",
+            error))
+      return FALSE;
+    self->region_epoch = 0;
+  }
+
+  memset (&df, 0, sizeof (df));
+  for (int p = 0; p < layout->n_planes; p++) {
+    df.src[p] = df.dst[p] = in->data[p];
+    df.src_stride[p] = df.dst_stride[p] = in->stride[p];
+  }
+  df.n_channels = layout->n_channels;
+  memcpy (df.channels, layout->channels,
+      sizeof (CfChannel) * layout->n_channels);
+  cudaEventRecord (self->kernel_start, self->stream);
+  if (!cf_cuda_check (cf_region_inplace_run (&plan, &df, &spec->kp,
+              &spec->sep, dense, (unsigned *) self->d_region_sync,
+              (unsigned short *) self->d_region_strips,
+              self->region_epoch + 1, self->stream),
+          "cf_region_inplace_run", error))
+    return FALSE;
+  self->region_epoch++;
+  cudaEventRecord (self->kernel_end, self->stream);
+  *ran = TRUE;
+  return order_consumer_after (self, out, error);
+}
+
 /* Queues upload, filter and download of one frame on the slot's stream;
  * nothing waits here.  Device frames skip their copy: the kernel reads the
  * caller's input planes and writes its output planes directly. */
@@ -995,8 +1083,15 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
     dense = self->d_dense;
   }
 
-  if (plan_tiles (backend, spec, layout, in, out))
-    return queue_tiles (backend, self, spec, layout, in, out, dense, error);
+  if (plan_tiles (backend, spec, layout, in, out)) {
+    gboolean ran;
+
+    if (!queue_region_inplace (self, spec, layout, backend->parent.regions,
+            in, out, dense, &ran, error))
+      return FALSE;
+    return ran || queue_tiles (backend, self, spec, layout, in, out, dense,
+        error);
+  }
   if (memcmp (in->data, out->data, sizeof (in->data)) == 0) {
     g_set_error (error, CF_ERROR, CF_ERROR_INVALID_PARAM, "The output is "
         "the input, but these regions are not filtered in place "
