@@ -5,12 +5,15 @@
 /* cudafilter: regions filtered in place in one launch (cf-region-inplace.h).
  *
  * Tile t of a rectangle reads samples of the tiles beside it.  The earlier
- * ones (left, above-left, above, above-right: lower tickets) may already
- * have written theirs, so t reads those from their strips, which each tile
- * fills from the frame before it writes anything.  The later ones have not
- * written: each waits until every earlier tile beside it has read.  So a
- * block only ever waits for blocks that took a ticket before it, which are
- * running or done, and the launch cannot deadlock.  The sums are the
+ * ones (left, above-left, above, above-right: lower block indices) may already
+ * have written theirs, so t reads those from their strips.  A tile reads
+ * everything else from the frame first, keeps its own strip from what it
+ * read, and flags both done; only then does it wait, for the flags of the
+ * earlier tiles beside it, before it reads their strips and later writes.
+ * The later tiles have not written yet: they wait for t's flag.  So a
+ * block only ever waits for blocks of lower index, which the GPU starts
+ * first (CUB's single-pass scan waits on its predecessors the same way):
+ * they run or have run, and the launch cannot deadlock.  The sums are the
  * general kernel's (cf-filter-tile.cuh): the bytes are the whole frame's. */
 
 #include <cuda_runtime.h>
@@ -24,8 +27,13 @@ namespace
 
 using namespace cf_tile;
 
-constexpr int ROWS = 4;
+constexpr int ROWS = 8;
 constexpr int TILE_H = BLOCK_Y * ROWS;
+/* Frame loads a thread keeps in flight. */
+constexpr int LOADS = 8;
+/* Marks a sample of an earlier tile in the tile being loaded (samples are
+ * 0 .. 65535, the border value too). */
+constexpr int EARLIER = -1;
 
 struct InplaceArgs
 {
@@ -33,8 +41,8 @@ struct InplaceArgs
   CfKernelParams kp;
   CfArgWeights sep;
   const int *dense;
-  unsigned *sync;               /* tickets [2] (by launch parity), then
-                                 * saved and read flags a tile */
+  unsigned *flags;              /* a tile's: the epoch once it has read
+                                 * the frame and kept its strip */
   unsigned short *strips;
   unsigned epoch;
   int n_tiles;
@@ -60,27 +68,25 @@ store_release (unsigned *p, unsigned v)
       :"memory");
 }
 
-/* Waits (thread 0) until flag `which` (0 saved, 1 read) of each earlier
- * tile beside tile (col, row) of entry e holds this launch's epoch.  Those
- * tiles' blocks hold lower tickets: they run or have run.  A bound of ten
- * seconds keeps a fault from hanging the GPU. */
+/* Waits (thread 0) until each earlier tile beside tile (col, row) of
+ * entry e has kept its strip and read the frame: its flag holds this
+ * launch's epoch.  Those tiles' blocks have lower indices: they run or
+ * have run.  A bound of ten seconds keeps a fault from hanging the GPU. */
 __device__ void
 wait_earlier (const InplaceArgs & a, const CfInplaceEntry & e, int col,
-    int row, int which)
+    int row)
 {
-  const int rows = (e.h + TILE_H - 1) / TILE_H;
   const int nc[4] = { col - 1, col - 1, col, col + 1 };
   const int nr[4] = { row, row - 1, row - 1, row - 1 };
   unsigned long long start, now;
 
   asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (start));
   for (int i = 0; i < 4; i++) {
-    if (nc[i] < 0 || nc[i] >= e.tiles_x || nr[i] < 0 || nr[i] >= rows)
+    if (nc[i] < 0 || nc[i] >= e.tiles_x || nr[i] < 0)
       continue;
-    const unsigned *f = a.sync + 2 + 2 * (e.first + nr[i] * e.tiles_x +
-        nc[i]) + which;
+    const unsigned *f = a.flags + e.first + nr[i] * e.tiles_x + nc[i];
     while (load_acquire (f) != a.epoch) {
-      __nanosleep (64);
+      __nanosleep (32);
       asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
       if (now - start > 10000000000ull)
         return;
@@ -89,26 +95,14 @@ wait_earlier (const InplaceArgs & a, const CfInplaceEntry & e, int col,
 }
 
 template < typename W, typename Acc > __global__ void
-__launch_bounds__ (THREADS, 3)
+__launch_bounds__ (THREADS, 4)
 inplace_kernel (const __grid_constant__ InplaceArgs a)
 {
   extern __shared__ __align__ (16) unsigned char smem[];
-  __shared__ unsigned s_ticket;
   const int tx = threadIdx.x;
   const int ty = threadIdx.y;
   const int tid = ty * BLOCK_X + tx;
-
-  if (tid == 0) {
-    const unsigned t = atomicAdd (&a.sync[a.epoch & 1], 1u);
-
-    /* The last ticket readies the next launch's counter. */
-    if (t == (unsigned) a.n_tiles - 1)
-      a.sync[(a.epoch + 1) & 1] = 0;
-    s_ticket = t;
-  }
-  __syncthreads ();
-
-  const int t = (int) s_ticket;
+  const int t = blockIdx.x;
   int k = 0;
   while (k + 1 < a.n_entries && t >= a.e[k + 1].first)
     k++;
@@ -131,37 +125,15 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
     return;
   }
 
-  /* This tile's strip: its last strip_h rows, then its last strip_w
-   * columns, as the frame holds them now. */
-  const int sh = a.strip_h, sw = a.strip_w;
-  unsigned short *strip = a.strips + (size_t) t * a.strip_len;
-  for (int i = tid; i < sh * BLOCK_X; i += THREADS) {
-    const int r = h - sh + i / BLOCK_X, c = i % BLOCK_X;
-    if (r >= 0 && c < w)
-      strip[i] = (unsigned short) W::read (base + (y0 + r) * ss +
-          (long long) (x0 + c) * ps, ch);
-  }
-  for (int i = tid; i < TILE_H * sw; i += THREADS) {
-    const int r = i / sw, c = w - sw + i % sw;
-    if (r < h && c >= 0)
-      strip[sh * BLOCK_X + i] = (unsigned short) W::read (base + (y0 + r) *
-          ss + (long long) (x0 + c) * ps, ch);
-  }
-  __threadfence ();
-  __syncthreads ();
-  if (tid == 0) {
-    store_release (&a.sync[2 + 2 * t], a.epoch);
-    wait_earlier (a, e, col, row, 0);
-  }
-  __syncthreads ();
-
   const CfKernelParams & kp = a.kp;
   const int in_w = BLOCK_X + kp.kw - 1;
   const int in_h = TILE_H + kp.kh - 1;
+  const int n_in = in_w * in_h;
   int *in = (int *) smem;
   int *ymap = (int *) (smem + in_bytes (in_w, in_h));
   int *xmap = (int *) ((unsigned char *) ymap + map_bytes (in_h));
   unsigned char *rest = (unsigned char *) xmap + align16 (in_w * sizeof (int));
+  const unsigned magic = 0xFFFFFFFFu / (unsigned) in_w + 1;
 
   /* The whole frame's borders, as rows and columns of the plane (-1: the
    * border value). */
@@ -171,48 +143,92 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
     xmap[i] = cf_border_index (x0 + i - kp.ax, ch.width, kp.border);
   __syncthreads ();
 
-  /* The tile and its apron: samples of earlier tiles from their strips
-   * (through L2: another SM wrote them), every other one from the frame,
-   * which nothing has written there yet. */
-  const unsigned magic = 0xFFFFFFFFu / (unsigned) in_w + 1;
-  for (int i = tid; i < in_w * in_h; i += THREADS) {
-    const int r = __umulhi ((unsigned) i, magic);
-    const int c = i - r * in_w;
-    const int Y = ymap[r], X = xmap[c];
-    const int ox = X - e.x, oy = Y - e.y;
-    int v;
+  /* First the samples nothing has written yet: this tile's, later tiles'
+   * and those outside the rectangle, from the frame; an earlier tile's
+   * are marked and come from its strip below.  LOADS loads in flight a
+   * thread: one block is a sixth of an SM, so latency is its time. */
+  for (int i0 = tid; i0 < n_in; i0 += THREADS * LOADS) {
+    const unsigned char *from[LOADS];
+    int v[LOADS];
 
-    if (Y < 0 || X < 0) {
-      v = kp.border_value;
-    } else if (ox >= 0 && ox < e.w && oy >= 0 && oy < e.h
-        && (oy / TILE_H) * e.tiles_x + ox / BLOCK_X < lt) {
-      const int oc = ox / BLOCK_X, orow = oy / TILE_H;
-      const int ow = min (BLOCK_X, e.w - oc * BLOCK_X);
-      const int oh = min (TILE_H, e.h - orow * TILE_H);
-      const int rx = ox - oc * BLOCK_X, ry = oy - orow * TILE_H;
-      const unsigned short *os = a.strips + (size_t) (e.first + orow *
-          e.tiles_x + oc) * a.strip_len;
+#pragma unroll
+    for (int j = 0; j < LOADS; j++) {
+      const int i = i0 + j * THREADS;
+      const int r = __umulhi ((unsigned) i, magic);
+      const int Y = i < n_in ? ymap[r] : -1, X = i < n_in ? xmap[i - r *
+          in_w] : -1;
+      const int ox = X - e.x, oy = Y - e.y;
 
-      v = ry >= oh - sh ? __ldcg (os + (ry - oh + sh) * BLOCK_X + rx) :
-          __ldcg (os + sh * BLOCK_X + ry * sw + rx - ow + sw);
-    } else {
-      v = W::read (base + Y * ss + (long long) X * ps, ch);
+      from[j] = NULL;
+      v[j] = kp.border_value;
+      if (Y < 0 || X < 0)
+        continue;
+      if (ox >= 0 && ox < e.w && oy >= 0 && oy < e.h
+          && (oy / TILE_H) * e.tiles_x + ox / BLOCK_X < lt)
+        v[j] = EARLIER;
+      else
+        from[j] = base + Y * ss + (long long) X * ps;
     }
-    in[i] = v;
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+      if (from[j])
+        v[j] = W::read (from[j], ch);
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+      if (i0 + j * THREADS < n_in)
+        in[i0 + j * THREADS] = v[j];
   }
   __syncthreads ();
-  if (tid == 0)
-    store_release (&a.sync[2 + 2 * t + 1], a.epoch);
+
+  /* This tile's strip: its last strip_h rows, then its last strip_w
+   * columns, as the frame held them. */
+  const int sh = a.strip_h, sw = a.strip_w;
+  unsigned short *strip = a.strips + (size_t) t * a.strip_len;
+  const int *own = in + kp.ay * in_w + kp.ax;
+  for (int i = tid; i < sh * BLOCK_X; i += THREADS) {
+    const int r = h - sh + i / BLOCK_X, c = i % BLOCK_X;
+    if (r >= 0 && c < w)
+      strip[i] = (unsigned short) own[r * in_w + c];
+  }
+  for (int i = tid; i < TILE_H * sw; i += THREADS) {
+    const int r = i / sw, c = w - sw + i % sw;
+    if (r < h && c >= 0)
+      strip[sh * BLOCK_X + i] = (unsigned short) own[r * in_w + c];
+  }
+  /* Kept, and the frame read: later tiles may read the strip and earlier
+   * ones may write over this tile's samples.  The barrier, then thread 0's
+   * release, publish every thread's stores (as a grid barrier does). */
+  __syncthreads ();
+  if (tid == 0) {
+    __threadfence ();
+    store_release (&a.flags[t], a.epoch);
+    wait_earlier (a, e, col, row);
+  }
+  __syncthreads ();
+
+  /* The earlier tiles' samples, from their strips (through L2: another
+   * SM wrote them). */
+  for (int i = tid; i < n_in; i += THREADS) {
+    if (in[i] != EARLIER)
+      continue;
+    const int r = __umulhi ((unsigned) i, magic);
+    const int ox = xmap[i - r * in_w] - e.x, oy = ymap[r] - e.y;
+    const int oc = ox / BLOCK_X, orow = oy / TILE_H;
+    const int ow = min (BLOCK_X, e.w - oc * BLOCK_X);
+    const int oh = min (TILE_H, e.h - orow * TILE_H);
+    const int rx = ox - oc * BLOCK_X, ry = oy - orow * TILE_H;
+    const unsigned short *os = a.strips + (size_t) (e.first + orow *
+        e.tiles_x + oc) * a.strip_len;
+
+    in[i] = ry >= oh - sh ? __ldcg (os + (ry - oh + sh) * BLOCK_X + rx) :
+        __ldcg (os + sh * BLOCK_X + ry * sw + rx - ow + sw);
+  }
 
   const int r0 = ty * ROWS;
   Acc acc[ROWS][2];
 
   tile_sums < Acc, ROWS > (kp, a.sep, a.dense, in, in_w, in_h, rest, acc);
 
-  /* Earlier tiles beside this one read its samples from the frame. */
-  if (tid == 0)
-    wait_earlier (a, e, col, row, 1);
-  __syncthreads ();
   if (tx >= w)
     return;
 #pragma unroll
@@ -267,7 +283,10 @@ cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
       || (err = cudaDeviceGetAttribute (&optin,
               cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess)
     return err;
-  if (tile_bytes (kp, ROWS, acc) > (size_t) optin)
+  /* Wide reaches read much more than they write: the tiles' launches
+   * (the fast and tensor-core kernels) take those better. */
+  if (tile_bytes (kp, ROWS, acc) > (size_t) optin
+      || (BLOCK_X + kp->kw - 1) * (TILE_H + kp->kh - 1) > 2 * BLOCK_X * TILE_H)
     return cudaErrorNotSupported;
 
   for (int i = 0; i < n_rects; i++) {
@@ -300,7 +319,7 @@ cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
   plan->strip_w = reach_x;
   plan->strip_h = reach_y;
   plan->strip_len = reach_y * BLOCK_X + TILE_H * reach_x;
-  plan->sync_bytes = sizeof (unsigned) * (2 + 2 * (size_t) plan->n_tiles);
+  plan->flag_bytes = sizeof (unsigned) * (size_t) plan->n_tiles;
   plan->strip_bytes = sizeof (unsigned short) * (size_t) plan->n_tiles *
       plan->strip_len;
   return cudaSuccess;
@@ -309,7 +328,7 @@ cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
 extern "C" cudaError_t
 cf_region_inplace_run (const CfInplacePlan * plan,
     const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfSepWeights * sep, const int *dense, unsigned *sync,
+    const CfSepWeights * sep, const int *dense, unsigned *flags,
     unsigned short *strips, unsigned epoch, cudaStream_t stream)
 {
   const size_t acc = kp->wide_acc ? sizeof (long long) : sizeof (int);
@@ -329,7 +348,7 @@ cf_region_inplace_run (const CfInplacePlan * plan,
         args.sep.col[k][i] = sep->col[k][i];
       }
   args.dense = dense;
-  args.sync = sync;
+  args.flags = flags;
   args.strips = strips;
   args.epoch = epoch;
   args.n_tiles = plan->n_tiles;

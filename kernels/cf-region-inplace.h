@@ -3,10 +3,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 /* cudafilter: regions of a device frame filtered in place in one launch
- * (cf-region-inplace.cu).  The regions are cut into tiles that blocks take
- * in order, by ticket; a block keeps the samples of its tile that later
- * tiles read (its bottom rows and right columns) in a strip before it
- * writes, and writes only once the earlier tiles beside it have read.  No
+ * (cf-region-inplace.cu).  The regions are cut into tiles, a block each,
+ * in order; a block keeps the samples of its tile that later
+ * tiles read (its bottom rows and right columns) in a strip, and reads
+ * the earlier tiles' from theirs once they have read the frame.  No
  * block waits for a later one, so every launch finishes whatever the GPU
  * runs beside it, and no copy of the frame or second launch is needed. */
 #ifndef CF_REGION_INPLACE_H
@@ -40,14 +40,15 @@ typedef struct
   int n_tiles;
   int strip_w, strip_h;         /* right columns and bottom rows kept */
   int strip_len;                /* samples of a tile's strip */
-  size_t sync_bytes;            /* the launch's ticket and flag words */
+  size_t flag_bytes;            /* a word a tile */
   size_t strip_bytes;
 } CfInplacePlan;
 
 /* Plans the filter `kp` over `rects[i]` (channel job jobs[i]'s samples;
  * filtered or filled jobs only) of the frame's `channels`.
  * cudaErrorNotSupported when this launch cannot take it (weights the
- * parameters do not carry, a reach past a tile, regions whose reach meets
+ * parameters do not carry, a reach past a tile or one that would more
+ * than double the samples a tile reads, regions whose reach meets
  * another region, too many rectangles, a tile too large for the device's
  * shared memory): filter the regions another way. */
 cudaError_t cf_region_inplace_plan (CfInplacePlan * plan,
@@ -55,12 +56,12 @@ cudaError_t cf_region_inplace_plan (CfInplacePlan * plan,
     const int *jobs, const CfRect * rects, int n_rects);
 
 /* Queues the planned launch on `stream` over `frame` (src and dst the
- * same planes).  `sync` (plan->sync_bytes, zeroed when made) and `strips`
+ * same planes).  `flags` (plan->flag_bytes, zeroed when made) and `strips`
  * (plan->strip_bytes) belong to this stream; `epoch` counts the launches
- * on `sync` from 1 up: the caller zeroes `sync` again before it wraps. */
+ * on `flags` from 1 up: the caller zeroes `flags` again before it wraps. */
 cudaError_t cf_region_inplace_run (const CfInplacePlan * plan,
     const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfSepWeights * sep, const int *dense, unsigned *sync,
+    const CfSepWeights * sep, const int *dense, unsigned *flags,
     unsigned short *strips, unsigned epoch, cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -61,11 +61,11 @@ typedef struct
   unsigned char *d_tiles;
   size_t tiles_capacity;
 
-  /* Regions in place in one launch (cf-region-inplace.h): its tickets and
+  /* Regions in place in one launch (cf-region-inplace.h): the tiles'
    * flags (zeroed when made; region_epoch counts the launches since) and
-   * the tiles' strips. */
-  unsigned char *d_region_sync;
-  size_t region_sync_capacity;
+   * strips. */
+  unsigned char *d_region_flags;
+  size_t region_flags_capacity;
   unsigned region_epoch;
   unsigned char *d_region_strips;
   size_t region_strips_capacity;
@@ -226,7 +226,7 @@ slot_clear (CfCudaSlot * self)
   cudaFree (self->d_dense);
   cudaFree (self->d_scratch);
   cudaFree (self->d_tiles);
-  cudaFree (self->d_region_sync);
+  cudaFree (self->d_region_flags);
   cudaFree (self->d_region_strips);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
@@ -1019,20 +1019,20 @@ queue_region_inplace (CfCudaSlot * self, const CfSpec * spec,
       &spec->kp, jobs, rects, n);
   if (err == cudaErrorNotSupported)
     return TRUE;
-  made = self->region_sync_capacity;
+  made = self->region_flags_capacity;
   if (!cf_cuda_check (err, "cf_region_inplace_plan", error)
-      || !ensure_plane (&self->d_region_sync, &self->region_sync_capacity,
-          MAX (plan.sync_bytes, 64), 0, self->stream, error)
+      || !ensure_plane (&self->d_region_flags, &self->region_flags_capacity,
+          MAX (plan.flag_bytes, 64), 0, self->stream, error)
       || !ensure_plane (&self->d_region_strips,
           &self->region_strips_capacity, MAX (plan.strip_bytes, 64), 0,
           self->stream, error))
     return FALSE;
   /* Zeroed memory has seen no launch; so does a wrapped count. */
-  if (self->region_sync_capacity != made)
+  if (self->region_flags_capacity != made)
     self->region_epoch = 0;
   if (self->region_epoch == G_MAXUINT) {
-    if (!cf_cuda_check (cudaMemsetAsync (self->d_region_sync, 0,
-                self->region_sync_capacity, self->stream), "cudaMemsetAsync",
+    if (!cf_cuda_check (cudaMemsetAsync (self->d_region_flags, 0,
+                self->region_flags_capacity, self->stream), "cudaMemsetAsync",
             error))
       return FALSE;
     self->region_epoch = 0;
@@ -1048,7 +1048,7 @@ queue_region_inplace (CfCudaSlot * self, const CfSpec * spec,
       sizeof (CfChannel) * layout->n_channels);
   cudaEventRecord (self->kernel_start, self->stream);
   if (!cf_cuda_check (cf_region_inplace_run (&plan, &df, &spec->kp,
-              &spec->sep, dense, (unsigned *) self->d_region_sync,
+              &spec->sep, dense, (unsigned *) self->d_region_flags,
               (unsigned short *) self->d_region_strips,
               self->region_epoch + 1, self->stream),
           "cf_region_inplace_run", error))
