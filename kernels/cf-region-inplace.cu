@@ -260,43 +260,35 @@ launch (const CfInplacePlan * plan, const InplaceArgs & args, size_t smem,
 }                               /* namespace */
 
 extern "C" cudaError_t
-cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
+cf_region_inplace_plan_for (CfInplacePlan * plan, const CfChannel * channels,
     int n_channels, const CfKernelParams * kp, const int *jobs,
-    const CfRect * rects, int n_rects)
+    const CfRect * rects, int n_rects, int optin)
 {
   const int reach_x = max (kp->ax, kp->kw - 1 - kp->ax);
   const int reach_y = max (kp->ay, kp->kh - 1 - kp->ay);
   const size_t acc = kp->wide_acc ? sizeof (long long) : sizeof (int);
-  int device, optin = 0;
-  cudaError_t err;
 
   *plan = CfInplacePlan { };
   /* The general kernel's sums with the weights in the parameters (dense
-   * ones from the device), whose reach stays within the tiles beside. */
+   * ones from the device), whose reach stays within the tiles beside.
+   * Wide reaches read much more than they write: the tiles' launches (the
+   * fast and tensor-core kernels) take those better. */
   if (kp->operation != CF_OPERATION_CONVOLVE
       || (kp->separable && cf_weights_on_device (kp))
       || reach_x > BLOCK_X || reach_y > TILE_H
       || n_rects > CF_INPLACE_MAX_ENTRIES
-      || (kp->sample_bytes != 1 && kp->sample_bytes != 2))
-    return cudaErrorNotSupported;
-  if ((err = cudaGetDevice (&device)) != cudaSuccess
-      || (err = cudaDeviceGetAttribute (&optin,
-              cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess)
-    return err;
-  /* Wide reaches read much more than they write: the tiles' launches
-   * (the fast and tensor-core kernels) take those better. */
-  if (tile_bytes (kp, ROWS, acc) > (size_t) optin
+      || (kp->sample_bytes != 1 && kp->sample_bytes != 2)
+      || tile_bytes (kp, ROWS, acc) > (size_t) optin
       || (BLOCK_X + kp->kw - 1) * (TILE_H + kp->kh - 1) > 2 * BLOCK_X * TILE_H)
     return cudaErrorNotSupported;
 
   for (int i = 0; i < n_rects; i++) {
     const CfRect & r = rects[i];
-    const CfChannel & ch = channels[jobs[i]];
     CfInplaceEntry & e = plan->entries[plan->n_entries];
 
     if (jobs[i] < 0 || jobs[i] >= n_channels)
       return cudaErrorInvalidValue;
-    if (ch.mode == CF_CHANNEL_COPY || r.w <= 0 || r.h <= 0)
+    if (channels[jobs[i]].mode == CF_CHANNEL_COPY || r.w <= 0 || r.h <= 0)
       continue;
     /* A region whose reach meets another's samples would read what that
      * one writes. */
@@ -323,6 +315,23 @@ cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
   plan->strip_bytes = sizeof (unsigned short) * (size_t) plan->n_tiles *
       plan->strip_len;
   return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
+    int n_channels, const CfKernelParams * kp, const int *jobs,
+    const CfRect * rects, int n_rects)
+{
+  int device, optin = 0;
+  cudaError_t err;
+
+  *plan = CfInplacePlan { };
+  if ((err = cudaGetDevice (&device)) != cudaSuccess
+      || (err = cudaDeviceGetAttribute (&optin,
+              cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess)
+    return err;
+  return cf_region_inplace_plan_for (plan, channels, n_channels, kp, jobs,
+      rects, n_rects, optin);
 }
 
 extern "C" cudaError_t

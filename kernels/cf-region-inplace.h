@@ -54,6 +54,11 @@ typedef struct
 cudaError_t cf_region_inplace_plan (CfInplacePlan * plan,
     const CfChannel * channels, int n_channels, const CfKernelParams * kp,
     const int *jobs, const CfRect * rects, int n_rects);
+/* The same for a device with `optin` bytes of shared memory a block,
+ * asking no device: what a plan takes is testable without one. */
+cudaError_t cf_region_inplace_plan_for (CfInplacePlan * plan,
+    const CfChannel * channels, int n_channels, const CfKernelParams * kp,
+    const int *jobs, const CfRect * rects, int n_rects, int optin);
 
 /* Queues the planned launch on `stream` over `frame` (src and dst the
  * same planes).  `flags` (plan->flag_bytes, zeroed when made) and `strips`

@@ -11,6 +11,7 @@
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-launch.h"
+#include "cf-region-inplace.h"
 
 #define H200_OPTIN 232448       /* bytes of shared memory a block, sm_90 */
 #define SM75_OPTIN 65536
@@ -232,6 +233,101 @@ test_empty_and_invalid (void)
   cf_spec_free (g);
 }
 
+/* Regions in place in one launch (cf-region-inplace.h): tiles of 32 x 64
+ * samples numbered region by region, row-major; strips as deep as the
+ * reach; anything the launch cannot take is left to the tiles' launches
+ * (cudaErrorNotSupported). */
+static void
+test_region_inplace (void)
+{
+  CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
+  CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 1);
+  CfSpec *box = spec_new (CF_FILTER_CUSTOM, 1.0, "1 1 1; 1 1 1; 1 1 1", 1);
+  CfSpec *median = spec_new (CF_FILTER_MEDIAN, 1.0, NULL, 1);
+  CfLayout gray, rgba;
+  CfInplacePlan plan;
+  int jobs[CF_INPLACE_MAX_ENTRIES + 1] = { 0 };
+  CfRect rects[CF_INPLACE_MAX_ENTRIES + 1];
+
+  g_assert_cmpint (g2->kp.kw, ==, 13);
+  g_assert_cmpint (g2->kp.ax, ==, 6);
+  cf_layout_init_interleaved (&gray, 640, 480, 1, 1, 0x1);
+  cf_layout_init_interleaved (&rgba, 640, 480, 4, 1, 0x7);
+
+  /* 70 x 130 is 3 x 3 tiles, 32 x 64 one more: 10, the second from 9. */
+  rects[0] = (CfRect) { 100, 100, 70, 130 };
+  rects[1] = (CfRect) { 300, 300, 32, 64 };
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaSuccess);
+  g_assert_cmpint (plan.n_entries, ==, 2);
+  g_assert_cmpint (plan.entries[0].tiles_x, ==, 3);
+  g_assert_cmpint (plan.entries[1].first, ==, 9);
+  g_assert_cmpint (plan.n_tiles, ==, 10);
+  g_assert_cmpint (plan.strip_w, ==, 6);
+  g_assert_cmpint (plan.strip_h, ==, 6);
+  g_assert_cmpint (plan.strip_len, ==, 6 * 32 + 64 * 6);
+  g_assert_cmpuint (plan.flag_bytes, ==, 10 * sizeof (unsigned));
+  g_assert_cmpuint (plan.strip_bytes, ==, 10 * 576 * sizeof (unsigned short));
+
+  /* A region 6 samples from another is out of its reach; 5 is within. */
+  rects[0] = (CfRect) { 100, 100, 50, 50 };
+  rects[1] = (CfRect) { 156, 100, 20, 20 };
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaSuccess);
+  rects[1].x = 155;
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaErrorNotSupported);
+  /* Overlapping regions likewise. */
+  rects[1] = (CfRect) { 120, 120, 50, 50 };
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaErrorNotSupported);
+
+  /* The copied alpha takes no tiles; each colour its own. */
+  for (int c = 0; c < 4; c++) {
+    jobs[c] = c;
+    rects[c] = (CfRect) { 10, 10, 64, 64 };
+  }
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, rgba.channels,
+          rgba.n_channels, &box->kp, jobs, rects, 4, H200_OPTIN), ==,
+      cudaSuccess);
+  g_assert_cmpint (plan.n_entries, ==, 3);
+  g_assert_cmpint (plan.n_tiles, ==, 3 * 2);
+  g_assert_cmpint (plan.strip_w, ==, 1);
+
+  /* Not taken: a reach of 24 (49 taps) reads more than twice a tile, a
+   * median is no convolution, a tile past the device's shared memory,
+   * more rectangles than a launch carries. */
+  rects[0] = (CfRect) { 100, 100, 50, 50 };
+  jobs[0] = 0;
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g8->kp, jobs, rects, 1, H200_OPTIN), ==, cudaErrorNotSupported);
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &median->kp, jobs, rects, 1, H200_OPTIN), ==,
+      cudaErrorNotSupported);
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &g2->kp, jobs, rects, 1, 16384), ==, cudaErrorNotSupported);
+  for (int i = 0; i <= CF_INPLACE_MAX_ENTRIES; i++) {
+    jobs[i] = 0;
+    rects[i] = (CfRect) { 20 * (i % 16), 100 * (i / 16), 4, 4 };
+  }
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &box->kp, jobs, rects, CF_INPLACE_MAX_ENTRIES + 1, H200_OPTIN), ==,
+      cudaErrorNotSupported);
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &box->kp, jobs, rects, CF_INPLACE_MAX_ENTRIES, H200_OPTIN), ==,
+      cudaSuccess);
+  g_assert_cmpint (plan.n_tiles, ==, CF_INPLACE_MAX_ENTRIES);
+  /* A job the layout does not have. */
+  jobs[0] = 1;
+  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+          &box->kp, jobs, rects, 1, H200_OPTIN), ==, cudaErrorInvalidValue);
+
+  cf_spec_free (g2);
+  cf_spec_free (g8);
+  cf_spec_free (box);
+  cf_spec_free (median);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -242,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
   g_test_add_func ("/plan/long", test_long);
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
+  g_test_add_func ("/plan/region-inplace", test_region_inplace);
   return g_test_run ();
 }
