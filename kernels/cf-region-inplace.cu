@@ -29,8 +29,12 @@ using namespace cf_tile;
 
 constexpr int ROWS = 8;
 constexpr int TILE_H = BLOCK_Y * ROWS;
-/* Frame loads a thread keeps in flight. */
-constexpr int LOADS = 8;
+/* Loads a thread keeps in flight: a tile of up to 13 x 13 taps in one
+ * round.  One block is a quarter of an SM, so latency is its time: with
+ * the loads one at a time (a round trip each) a 5 % region took longer
+ * than the whole frame. */
+constexpr int LOADS = 16;
+constexpr unsigned NONE = 0xFFFFFFFFu;
 /* Marks a sample of an earlier tile in the tile being loaded (samples are
  * 0 .. 65535, the border value too). */
 constexpr int EARLIER = -1;
@@ -78,19 +82,31 @@ wait_earlier (const InplaceArgs & a, const CfInplaceEntry & e, int col,
 {
   const int nc[4] = { col - 1, col - 1, col, col + 1 };
   const int nr[4] = { row, row - 1, row - 1, row - 1 };
+  const unsigned *f[4];
   unsigned long long start, now;
 
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+    f[i] = nc[i] >= 0 && nc[i] < e.tiles_x && nr[i] >= 0 ?
+        a.flags + e.first + nr[i] * e.tiles_x + nc[i] : NULL;
   asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (start));
-  for (int i = 0; i < 4; i++) {
-    if (nc[i] < 0 || nc[i] >= e.tiles_x || nr[i] < 0)
-      continue;
-    const unsigned *f = a.flags + e.first + nr[i] * e.tiles_x + nc[i];
-    while (load_acquire (f) != a.epoch) {
-      __nanosleep (32);
-      asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
-      if (now - start > 10000000000ull)
-        return;
-    }
+  /* All four read at once: a round trip a poll, not one a flag. */
+  for (;;) {
+    unsigned v[4];
+    bool all = true;
+
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      v[i] = f[i] ? load_acquire (f[i]) : a.epoch;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      all = all && v[i] == a.epoch;
+    if (all)
+      return;
+    __nanosleep (32);
+    asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
+    if (now - start > 10000000000ull)
+      return;
   }
 }
 
@@ -145,10 +161,10 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
 
   /* First the samples nothing has written yet: this tile's, later tiles'
    * and those outside the rectangle, from the frame; an earlier tile's
-   * are marked and come from its strip below.  LOADS loads in flight a
-   * thread: one block is a sixth of an SM, so latency is its time. */
+   * are marked and come from its strip below.  Offsets fit 32 bits: a
+   * plane is smaller than 4 GB. */
   for (int i0 = tid; i0 < n_in; i0 += THREADS * LOADS) {
-    const unsigned char *from[LOADS];
+    unsigned at[LOADS];         /* bytes into the plane; NONE: no load */
     int v[LOADS];
 
 #pragma unroll
@@ -159,7 +175,7 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
           in_w] : -1;
       const int ox = X - e.x, oy = Y - e.y;
 
-      from[j] = NULL;
+      at[j] = NONE;
       v[j] = kp.border_value;
       if (Y < 0 || X < 0)
         continue;
@@ -167,12 +183,12 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
           && (oy / TILE_H) * e.tiles_x + ox / BLOCK_X < lt)
         v[j] = EARLIER;
       else
-        from[j] = base + Y * ss + (long long) X * ps;
+        at[j] = (unsigned) (Y * ss + X * ps);
     }
 #pragma unroll
     for (int j = 0; j < LOADS; j++)
-      if (from[j])
-        v[j] = W::read (from[j], ch);
+      if (at[j] != NONE)
+        v[j] = W::read (base + at[j], ch);
 #pragma unroll
     for (int j = 0; j < LOADS; j++)
       if (i0 + j * THREADS < n_in)
@@ -207,21 +223,36 @@ inplace_kernel (const __grid_constant__ InplaceArgs a)
   __syncthreads ();
 
   /* The earlier tiles' samples, from their strips (through L2: another
-   * SM wrote them). */
-  for (int i = tid; i < n_in; i += THREADS) {
-    if (in[i] != EARLIER)
-      continue;
-    const int r = __umulhi ((unsigned) i, magic);
-    const int ox = xmap[i - r * in_w] - e.x, oy = ymap[r] - e.y;
-    const int oc = ox / BLOCK_X, orow = oy / TILE_H;
-    const int ow = min (BLOCK_X, e.w - oc * BLOCK_X);
-    const int oh = min (TILE_H, e.h - orow * TILE_H);
-    const int rx = ox - oc * BLOCK_X, ry = oy - orow * TILE_H;
-    const unsigned short *os = a.strips + (size_t) (e.first + orow *
-        e.tiles_x + oc) * a.strip_len;
+   * SM wrote them), LOADS in flight a thread as above. */
+  for (int i0 = tid; i0 < n_in; i0 += THREADS * LOADS) {
+    unsigned at[LOADS];         /* samples into the strips; NONE: none */
+    int v[LOADS];
 
-    in[i] = ry >= oh - sh ? __ldcg (os + (ry - oh + sh) * BLOCK_X + rx) :
-        __ldcg (os + sh * BLOCK_X + ry * sw + rx - ow + sw);
+#pragma unroll
+    for (int j = 0; j < LOADS; j++) {
+      const int i = i0 + j * THREADS;
+
+      at[j] = NONE;
+      if (i >= n_in || in[i] != EARLIER)
+        continue;
+      const int r = __umulhi ((unsigned) i, magic);
+      const int ox = xmap[i - r * in_w] - e.x, oy = ymap[r] - e.y;
+      const int oc = ox / BLOCK_X, orow = oy / TILE_H;
+      const int ow = min (BLOCK_X, e.w - oc * BLOCK_X);
+      const int oh = min (TILE_H, e.h - orow * TILE_H);
+      const int rx = ox - oc * BLOCK_X, ry = oy - orow * TILE_H;
+
+      at[j] = (unsigned) (e.first + orow * e.tiles_x + oc) * a.strip_len +
+          (ry >= oh - sh ? (ry - oh + sh) * BLOCK_X + rx :
+          sh * BLOCK_X + ry * sw + rx - ow + sw);
+    }
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+      v[j] = at[j] != NONE ? __ldcg (a.strips + at[j]) : 0;
+#pragma unroll
+    for (int j = 0; j < LOADS; j++)
+      if (at[j] != NONE)
+        in[i0 + j * THREADS] = v[j];
   }
 
   const int r0 = ty * ROWS;
