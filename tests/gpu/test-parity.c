@@ -706,8 +706,10 @@ test_regions_device (void)
   static const char *const lists[] = {
     "0,0,3,2; 330,209,3,2; 1,1,5,3", "331,5,2,17; 7,208,13,3; 62,47,2,1",
     "101,77,9,7; 105,80,13,5", "1,1,1000,1000",
-    /* Regions of many tiles, at the frame's edges and within it. */
-    "0,0,150,120; 200,130,133,81", "40,30,200,150; 290,3,40,190"
+    /* Regions of many tiles, at the frame's edges and within it (three or
+     * more: one launch in place). */
+    "0,0,150,120; 200,130,133,81; 180,5,10,10",
+    "40,30,200,150; 290,3,40,190; 250,200,30,8"
   };
   static const char *const names[] = { "box-3", "gaussian-s2.5",
     "custom-4x2"
