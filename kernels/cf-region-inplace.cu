@@ -75,7 +75,8 @@ store_release (unsigned *p, unsigned v)
 /* Waits (thread 0) until each earlier tile beside tile (col, row) of
  * entry e has kept its strip and read the frame: its flag holds this
  * launch's epoch.  Those tiles' blocks have lower indices: they run or
- * have run.  A bound of ten seconds keeps a fault from hanging the GPU. */
+ * have run.  Past ten seconds a fault is reported (the launch fails, the
+ * element posts an error) instead of hanging the GPU. */
 __device__ void
 wait_earlier (const InplaceArgs & a, const CfInplaceEntry & e, int col,
     int row)
@@ -106,7 +107,7 @@ wait_earlier (const InplaceArgs & a, const CfInplaceEntry & e, int col,
     __nanosleep (32);
     asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
     if (now - start > 10000000000ull)
-      return;
+      __trap ();
   }
 }
 
