@@ -91,6 +91,17 @@ tile_bytes (const CfKernelParams * kp, int rows, size_t acc_size)
   return bytes;
 }
 
+/* The separable taps the launch parameters carry (up to CF_ARG_TAPS). */
+inline void
+arg_weights (CfArgWeights * to, const CfSepWeights * from)
+{
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i <= CF_ARG_TAPS; i++) {
+      to->row[k][i] = from->row[k][i];
+      to->col[k][i] = from->col[k][i];
+    }
+}
+
 /* The sums of this thread's ROWS outputs (rows ROWS * threadIdx.y ..,
  * column threadIdx.x of the tile) over `in`, the in_w x in_h tile with
  * its apron (kw - 1 columns, kh - 1 rows).  `rest` is the shared memory

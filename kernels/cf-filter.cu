@@ -332,14 +332,8 @@ cf_general_plan (CfGeneralPlan * g, const CfChannel * channels, int n,
   for (int i = 0; i < n; i++)
     g->args.frame.channels[i] = channels[i];
   g->args.kp = *kp;
-  if (kp->separable && !cf_weights_on_device (kp)) {
-    for (int k = 0; k < 2; k++) {
-      for (int i = 0; i <= CF_ARG_TAPS; i++) {
-        g->args.sep.row[k][i] = sep->row[k][i];
-        g->args.sep.col[k][i] = sep->col[k][i];
-      }
-    }
-  }
+  if (kp->separable && !cf_weights_on_device (kp))
+    arg_weights (&g->args.sep, sep);
 
   /* Plain 8- and 16-bit words load directly; every other encoding (deeper
    * or shifted samples, packed words) is decoded per channel. */

@@ -49,7 +49,6 @@ struct InplaceArgs
                                  * the frame and kept its strip */
   unsigned short *strips;
   unsigned epoch;
-  int n_tiles;
   int strip_w, strip_h, strip_len;
   int n_entries;
   CfInplaceEntry e[CF_INPLACE_MAX_ENTRIES];
@@ -292,7 +291,7 @@ launch (const CfInplacePlan * plan, const InplaceArgs & args, size_t smem,
 }                               /* namespace */
 
 extern "C" cudaError_t
-cf_region_inplace_plan_for (CfInplacePlan * plan, const CfChannel * channels,
+cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
     int n_channels, const CfKernelParams * kp, const int *jobs,
     const CfRect * rects, int n_rects, int optin)
 {
@@ -350,23 +349,6 @@ cf_region_inplace_plan_for (CfInplacePlan * plan, const CfChannel * channels,
 }
 
 extern "C" cudaError_t
-cf_region_inplace_plan (CfInplacePlan * plan, const CfChannel * channels,
-    int n_channels, const CfKernelParams * kp, const int *jobs,
-    const CfRect * rects, int n_rects)
-{
-  int device, optin = 0;
-  cudaError_t err;
-
-  *plan = CfInplacePlan { };
-  if ((err = cudaGetDevice (&device)) != cudaSuccess
-      || (err = cudaDeviceGetAttribute (&optin,
-              cudaDevAttrMaxSharedMemoryPerBlockOptin, device)) != cudaSuccess)
-    return err;
-  return cf_region_inplace_plan_for (plan, channels, n_channels, kp, jobs,
-      rects, n_rects, optin);
-}
-
-extern "C" cudaError_t
 cf_region_inplace_run (const CfInplacePlan * plan,
     const CfDeviceFrame * frame, const CfKernelParams * kp,
     const CfSepWeights * sep, const int *dense, unsigned *flags,
@@ -383,16 +365,11 @@ cf_region_inplace_run (const CfInplacePlan * plan,
   args.frame = *frame;
   args.kp = *kp;
   if (kp->separable)
-    for (int k = 0; k < 2; k++)
-      for (int i = 0; i <= CF_ARG_TAPS; i++) {
-        args.sep.row[k][i] = sep->row[k][i];
-        args.sep.col[k][i] = sep->col[k][i];
-      }
+    arg_weights (&args.sep, sep);
   args.dense = dense;
   args.flags = flags;
   args.strips = strips;
   args.epoch = epoch;
-  args.n_tiles = plan->n_tiles;
   args.strip_w = plan->strip_w;
   args.strip_h = plan->strip_h;
   args.strip_len = plan->strip_len;

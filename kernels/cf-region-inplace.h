@@ -45,18 +45,14 @@ typedef struct
 } CfInplacePlan;
 
 /* Plans the filter `kp` over `rects[i]` (channel job jobs[i]'s samples;
- * filtered or filled jobs only) of the frame's `channels`.
- * cudaErrorNotSupported when this launch cannot take it (weights the
- * parameters do not carry, a reach past a tile or one that would more
- * than double the samples a tile reads, regions whose reach meets
- * another region, too many rectangles, a tile too large for the device's
- * shared memory): filter the regions another way. */
+ * filtered or filled jobs only) of the frame's `channels`, on a device
+ * with `optin` bytes of shared memory a block (no device is asked: what a
+ * plan takes is testable without one).  cudaErrorNotSupported when this
+ * launch cannot take it (weights the parameters do not carry, a reach
+ * past a tile or one that would more than double the samples a tile
+ * reads, regions whose reach meets another region, too many rectangles, a
+ * tile too large for the shared memory): filter the regions another way. */
 cudaError_t cf_region_inplace_plan (CfInplacePlan * plan,
-    const CfChannel * channels, int n_channels, const CfKernelParams * kp,
-    const int *jobs, const CfRect * rects, int n_rects);
-/* The same for a device with `optin` bytes of shared memory a block,
- * asking no device: what a plan takes is testable without one. */
-cudaError_t cf_region_inplace_plan_for (CfInplacePlan * plan,
     const CfChannel * channels, int n_channels, const CfKernelParams * kp,
     const int *jobs, const CfRect * rects, int n_rects, int optin);
 

@@ -109,6 +109,7 @@ typedef struct
 {
   CfBackend parent;
   int device;
+  int optin;                    /* shared memory a block may opt in to */
   CfCudaSlot slots[MAX_SLOTS + 1];
   CfCudaPlan plan;
   CfTilePlan tile_plans[TILE_PLANS];
@@ -993,7 +994,7 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
  * are enough of them and cf_region_inplace_plan () takes them (*ran TRUE);
  * else *ran FALSE and nothing is queued. */
 static gboolean
-queue_region_inplace (CfCudaSlot * self, const CfSpec * spec,
+queue_region_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
     const CfLayout * layout, const CfRegions * regions, const CfFrame * in,
     const CfFrame * out, const int *dense, gboolean * ran, GError ** error)
 {
@@ -1023,7 +1024,7 @@ queue_region_inplace (CfCudaSlot * self, const CfSpec * spec,
     }
   }
   err = cf_region_inplace_plan (&plan, layout->channels, layout->n_channels,
-      &spec->kp, jobs, rects, n);
+      &spec->kp, jobs, rects, n, optin);
   if (err == cudaErrorNotSupported)
     return TRUE;
   made = self->region_flags_capacity;
@@ -1093,8 +1094,8 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   if (plan_tiles (backend, spec, layout, in, out)) {
     gboolean ran;
 
-    if (!queue_region_inplace (self, spec, layout, backend->parent.regions,
-            in, out, dense, &ran, error))
+    if (!queue_region_inplace (self, backend->optin, spec, layout,
+            backend->parent.regions, in, out, dense, &ran, error))
       return FALSE;
     return ran || queue_tiles (backend, self, spec, layout, in, out, dense,
         error);
@@ -1324,6 +1325,7 @@ cf_backend_cuda_new (int device_id, GError ** error)
     goto failed;
   }
   leave_device (self, &previous);
+  self->optin = (int) prop.sharedMemPerBlockOptin;
 
   self->parent.description = g_strdup_printf ("cuda:%d (%s)", device_id,
       prop.name);

@@ -257,7 +257,7 @@ test_region_inplace (void)
   /* 70 x 130 is 3 x 3 tiles, 32 x 64 one more: 10, the second from 9. */
   rects[0] = (CfRect) { 100, 100, 70, 130 };
   rects[1] = (CfRect) { 300, 300, 32, 64 };
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaSuccess);
   g_assert_cmpint (plan.n_entries, ==, 2);
   g_assert_cmpint (plan.entries[0].tiles_x, ==, 3);
@@ -272,14 +272,14 @@ test_region_inplace (void)
   /* A region 6 samples from another is out of its reach; 5 is within. */
   rects[0] = (CfRect) { 100, 100, 50, 50 };
   rects[1] = (CfRect) { 156, 100, 20, 20 };
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaSuccess);
   rects[1].x = 155;
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaErrorNotSupported);
   /* Overlapping regions likewise. */
   rects[1] = (CfRect) { 120, 120, 50, 50 };
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g2->kp, jobs, rects, 2, H200_OPTIN), ==, cudaErrorNotSupported);
 
   /* The copied alpha takes no tiles; each colour its own. */
@@ -287,7 +287,7 @@ test_region_inplace (void)
     jobs[c] = c;
     rects[c] = (CfRect) { 10, 10, 64, 64 };
   }
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, rgba.channels,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, rgba.channels,
           rgba.n_channels, &box->kp, jobs, rects, 4, H200_OPTIN), ==,
       cudaSuccess);
   g_assert_cmpint (plan.n_entries, ==, 3);
@@ -299,27 +299,27 @@ test_region_inplace (void)
    * more rectangles than a launch carries. */
   rects[0] = (CfRect) { 100, 100, 50, 50 };
   jobs[0] = 0;
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g8->kp, jobs, rects, 1, H200_OPTIN), ==, cudaErrorNotSupported);
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &median->kp, jobs, rects, 1, H200_OPTIN), ==,
       cudaErrorNotSupported);
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &g2->kp, jobs, rects, 1, 16384), ==, cudaErrorNotSupported);
   for (int i = 0; i <= CF_INPLACE_MAX_ENTRIES; i++) {
     jobs[i] = 0;
     rects[i] = (CfRect) { 20 * (i % 16), 100 * (i / 16), 4, 4 };
   }
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &box->kp, jobs, rects, CF_INPLACE_MAX_ENTRIES + 1, H200_OPTIN), ==,
       cudaErrorNotSupported);
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &box->kp, jobs, rects, CF_INPLACE_MAX_ENTRIES, H200_OPTIN), ==,
       cudaSuccess);
   g_assert_cmpint (plan.n_tiles, ==, CF_INPLACE_MAX_ENTRIES);
   /* A job the layout does not have. */
   jobs[0] = 1;
-  g_assert_cmpint (cf_region_inplace_plan_for (&plan, gray.channels, 1,
+  g_assert_cmpint (cf_region_inplace_plan (&plan, gray.channels, 1,
           &box->kp, jobs, rects, 1, H200_OPTIN), ==, cudaErrorInvalidValue);
 
   cf_spec_free (g2);
