@@ -14,6 +14,33 @@
 #include "cf-device.cuh"
 
 #define CF_FAST_JOBS CF_MAX_CHANNELS
+/* Rectangles one in-place launch takes (cf_fast_run_inplace). */
+#define CF_FAST_REGIONS 16
+
+/* A tile of the FMA kernels, in pixels: 64 x 32 for 4-sample pixels (16
+ * rows for gradient pairs, whose two sets of horizontal sums otherwise
+ * limit the blocks an SM holds), 128 x 32 for single samples; 16 or 64
+ * rows measured slower for every other kernel (bench/README.md, "Gradient
+ * magnitudes, and what was measured and not kept"). */
+__host__ __device__ constexpr int
+cf_fast_tile_w (int ch)
+{
+  return ch == 4 ? 64 : 128;
+}
+
+__host__ __device__ constexpr int
+cf_fast_tile_h (int ch, int nk)
+{
+  return ch == 4 && nk == 2 ? 16 : 32;
+}
+
+/* A rectangle of job `job`'s samples filtered in place, and its tiles:
+ * blocks first .. first + tiles_x * tiles_y - 1, row by row. */
+struct CfFastRegion
+{
+  int job, x, y, w, h;
+  int tiles_x, first;
+};
 
 struct CfFastArgs
 {
@@ -32,6 +59,16 @@ struct CfFastArgs
   int kw, kh, ax, ay;
   int op, shift, bias, gain, maxval, border, border_value;
   float scale, offset, amount;
+  /* 0: the whole frame, a block a tile of grid (x, y, job).  Else the
+   * grid's blocks are these rectangles' tiles, filtered in place: each
+   * block adds one to *barrier once it has read its tile, and writes only
+   * once *barrier reaches barrier_target, so no block reads a sample
+   * another has written (the launch is cooperative: every block runs at
+   * once). */
+  int n_regions;
+  CfFastRegion region[CF_FAST_REGIONS];
+  unsigned *barrier;
+  unsigned barrier_target;
 };
 
 /* What the tensor-core kernels (cf-mma.cu) read. */
@@ -66,9 +103,13 @@ struct CfFastPlan
   int nf;                       /* filtered samples of a pixel */
   int n_jobs, max_w, max_h;
   int job_plane[CF_FAST_JOBS], job_offset[CF_FAST_JOBS];
+  int job_channel[CF_FAST_JOBS];        /* a channel of each job */
   CfFastArgs a;
   bool use_float;               /* separable sums in fp32 (exact here) */
+  bool has_fast;                /* fast holds an FMA kernel (also beside mma) */
   CfKernelPick < CfFastArgs > fast;
+  int tile_w, tile_h;           /* fast's tile, pixels */
+  int resident;                 /* fast's blocks the device runs at once */
   bool mma;                     /* tensor cores: m and mma_kernel instead */
   CfMmaArgs m;
   CfKernelPick < CfMmaArgs > mma_kernel;

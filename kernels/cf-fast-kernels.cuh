@@ -49,12 +49,8 @@ namespace
 {
 
 constexpr int THREADS = 256;
-/* Tile rows: 32, or 16 for gradient pairs of 4-sample pixels, whose two
- * sets of horizontal sums otherwise limit the blocks an SM holds; 16 or 64
- * rows measured slower for every other kernel here (bench/README.md,
- * "Gradient magnitudes, and what was measured and not kept"). */
-template < int CH, int NK > constexpr int tile_rows = CH == 4
-    && NK == 2 ? 16 : 32;
+template < int CH, int NK > constexpr int tile_rows =
+    cf_fast_tile_h (CH, NK);
 
 using FastArgs = CfFastArgs;
 using cf_fast::OP_ANY;
@@ -78,7 +74,7 @@ pad_to (int n, int m)
 
 template < int CH, int TH > struct Geo
 {
-  static constexpr int TW = CH == 4 ? 64 : 128; /* tile width, pixels */
+  static constexpr int TW = cf_fast_tile_w (CH);       /* pixels */
   static constexpr int N = CH == 4 ? 4 : 8;     /* horizontal outputs per thread */
   static constexpr int NV = THREADS / TW;       /* vertical thread groups */
   static constexpr int M = TH / NV;     /* vertical outputs per thread */
@@ -145,6 +141,76 @@ template <> __device__ __forceinline__ int
 tap < int > (const FastArgs & a, int k, int d, int i)
 {
   return a.iw[k][d][i];
+}
+
+/* The tile a block filters: its job, its first output and the end of the
+ * outputs it may write (the plane's, or its rectangle's). */
+struct Tile
+{
+  int job, x0, y0, x_end, y_end;
+};
+
+/* False: the block has nothing to filter (past a smaller plane). */
+template < int TW, int TH > __device__ __forceinline__ bool
+block_tile (const FastArgs & a, Tile & t)
+{
+  if (a.n_regions == 0) {
+    t.job = blockIdx.z;
+    t.x0 = blockIdx.x * TW;
+    t.y0 = blockIdx.y * TH;
+    t.x_end = a.width[t.job];
+    t.y_end = a.height[t.job];
+    return t.x0 < t.x_end && t.y0 < t.y_end;
+  }
+  int k = 0;
+  while (k + 1 < a.n_regions && (int) blockIdx.x >= a.region[k + 1].first)
+    k++;
+  const CfFastRegion & r = a.region[k];
+  const int lt = blockIdx.x - r.first;
+  t.job = r.job;
+  t.x0 = r.x + (lt % r.tiles_x) * TW;
+  t.y0 = r.y + (lt / r.tiles_x) * TH;
+  t.x_end = r.x + r.w;
+  t.y_end = r.y + r.h;
+  return true;
+}
+
+/* Regions in place: this block has read its tile (load_tile ends with a
+ * barrier), so others may write over it. */
+__device__ __forceinline__ void
+region_arrive (const FastArgs & a)
+{
+  if (a.barrier != NULL && threadIdx.x == 0)
+    asm volatile ("red.release.gpu.global.add.u32 [%0], 1;"::"l" (a.barrier)
+        :"memory");
+}
+
+/* Regions in place: waits until every block of the launch has read its
+ * tile.  They all run at once (a cooperative launch); past ten seconds
+ * the launch faults (the element posts an error) instead of hanging. */
+__device__ __forceinline__ void
+region_wait (const FastArgs & a)
+{
+  if (a.barrier == NULL)
+    return;
+  if (threadIdx.x == 0) {
+    unsigned long long start, now;
+    unsigned v;
+
+    asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (start));
+    for (;;) {
+      asm volatile ("ld.acquire.gpu.global.u32 %0, [%1];":"=r" (v)
+          :"l" (a.barrier):"memory");
+      /* The count wraps: compare by difference. */
+      if ((int) (v - a.barrier_target) >= 0)
+        break;
+      __nanosleep (64);
+      asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
+      if (now - start > 10000000000ull)
+        __trap ();
+    }
+  }
+  __syncthreads ();
 }
 
 /* load_tile for a tile whose apron is inside the frame: `src` points at
@@ -283,20 +349,21 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
  * acc[k][f][n] are the sums; the raw tile gives the centre samples. */
 template < int CH, int NF, int K, int NK, int M, class S, bool SWZ,
     int OP, typename A > __device__ __forceinline__ void
-store_column (const FastArgs & a, const unsigned *raw, int job, int x0,
-    int y0, int c, int r0, A (&acc)[NK][NF][M])
+store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
+    int c, int r0, A (&acc)[NK][NF][M])
 {
   constexpr int R = K / 2;
+  const int job = t.job, x0 = t.x0, y0 = t.y0;
   const int x = x0 + c;
 
-  if (x >= a.width[job])
+  if (x >= t.x_end)
     return;
   unsigned char *dst = a.dst[job] + (long long) x * CH;
   const long long ds = a.ds[job];
 #pragma unroll
   for (int n = 0; n < M; n++) {
     const int y = y0 + r0 + n;
-    if (y >= a.height[job])
+    if (y >= t.y_end)
       break;
     if (CH == 4) {
       const int cc = c + R;
@@ -334,12 +401,12 @@ sep_kernel (const __grid_constant__ FastArgs a)
   extern __shared__ __align__ (16) unsigned smem[];
   unsigned *raw = smem + S::RAW_OFF;
   A *hs = (A *) (smem + S::H_OFF);
-  const int job = blockIdx.z;
-  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+  Tile t;
 
-  if (x0 >= a.width[job] || y0 >= a.height[job])
+  if (!block_tile < TW, TH > (a, t))
     return;
-  load_tile < CH, K, S, true > (smem, a, job, x0, y0);
+  load_tile < CH, K, S, true > (smem, a, t.job, t.x0, t.y0);
+  region_arrive (a);
 
   /* Horizontal: N outputs of one row from N + K - 1 samples in registers. */
   {
@@ -384,6 +451,10 @@ sep_kernel (const __grid_constant__ FastArgs a)
   }
   __syncthreads ();
 
+  /* Regions in place: wait here, where few registers are live (waiting
+   * after the vertical pass held its sums through the wait and spilled). */
+  region_wait (a);
+
   /* Vertical: M outputs down one column from M + K - 1 sums. */
   const int c = threadIdx.x % TW;
   const int r0 = (threadIdx.x / TW) * M;
@@ -407,8 +478,7 @@ sep_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  store_column < CH, NF, K, NK, M, S, true, OP > (a, raw, job, x0, y0, c,
-      r0, acc);
+  store_column < CH, NF, K, NK, M, S, true, OP > (a, raw, t, c, r0, acc);
 }
 
 /* Four byte products and their sum in one instruction (unsigned samples,
@@ -450,10 +520,9 @@ dense_kernel (const __grid_constant__ FastArgs a)
   constexpr int M = G::M, TW = G::TW, R = K / 2;
   extern __shared__ __align__ (16) unsigned smem[];
   const unsigned *raw = smem + S::RAW_OFF;
-  const int job = blockIdx.z;
-  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+  Tile t;
 
-  if (x0 >= a.width[job] || y0 >= a.height[job])
+  if (!block_tile < TW, TH > (a, t))
     return;
 
   /* The spec's kw x kh weights, centred in K x K. */
@@ -467,7 +536,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
           __ldg (a.dense + jj * a.kw + ii) : 0;
     }
   }
-  load_tile < CH, K, S, false > (smem, a, job, x0, y0);
+  load_tile < CH, K, S, false > (smem, a, t.job, t.x0, t.y0);
+  region_arrive (a);
 
   const int c = threadIdx.x % TW;
   const int r0 = (threadIdx.x / TW) * M;
@@ -564,8 +634,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  store_column < CH, NF, K, 1, M, S, false, OP > (a, raw, job, x0, y0, c,
-      r0, acc);
+  region_wait (a);
+  store_column < CH, NF, K, 1, M, S, false, OP > (a, raw, t, c, r0, acc);
 }
 
 using Pick = CfKernelPick < FastArgs >;

@@ -80,6 +80,32 @@ sep_weights (FastArgs * a, const CfKernelParams * kp, const CfSepWeights * sep,
   return exact;
 }
 
+/* Blocks of `pick` the current device runs at once, for a cooperative
+ * launch; 0 where it cannot say (no device: a failed query leaves no
+ * error behind for later launches). */
+int
+resident_blocks (const CfKernelPick < FastArgs > &pick)
+{
+  int dev, sms = 0, coop = 0, per_sm = 0;
+  const size_t threads = pick.block.x * pick.block.y * pick.block.z;
+
+  if (cudaGetDevice (&dev) != cudaSuccess
+      || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+          dev) != cudaSuccess
+      || cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch,
+          dev) != cudaSuccess || !coop
+      || (pick.bytes > 48 * 1024
+          && cudaFuncSetAttribute (pick.kernel,
+              cudaFuncAttributeMaxDynamicSharedMemorySize,
+              (int) pick.bytes) != cudaSuccess)
+      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, pick.kernel,
+          (int) threads, pick.bytes) != cudaSuccess) {
+    cudaGetLastError ();
+    return 0;
+  }
+  return per_sm * sms;
+}
+
 }                               /* namespace */
 
 cudaError_t
@@ -125,6 +151,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
           || (seen & (1u << ch->offset)))
         return cudaErrorNotSupported;
       seen |= 1u << ch->offset;
+      if (ch->mode == CF_CHANNEL_FILTER && nf == 0)
+        p->job_channel[0] = i;
       if (ch->mode == CF_CHANNEL_FILTER)
         a.lane[nf++] = ch->offset;
       else if (ch->mode == CF_CHANNEL_COPY)
@@ -149,6 +177,7 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
         return cudaErrorNotSupported;
       p->job_plane[i] = ch->plane;
       p->job_offset[i] = ch->offset;
+      p->job_channel[i] = i;
       a.width[i] = ch->width;
       a.height[i] = ch->height;
       if (ch->width > max_w)
@@ -183,30 +212,39 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   a.offset = kp->offset;
   a.amount = kp->amount;
 
+  cudaError_t err;
   if (kp->separable) {
     const bool use_float = sep_weights (&a, kp, sep, K);
     p->use_float = use_float;
+    /* The FMA kernel even where tensor cores take whole frames: regions
+     * in place run on it (cf_fast_run_inplace). */
+    if (CH == 1)
+      err = cf_fast_pick_sep_1 (K, kp->n_kernels, use_float, a, n_jobs,
+          max_w, max_h, p->fast);
+    else if (nf == 3)
+      err = cf_fast_pick_sep_4_3 (K, kp->n_kernels, use_float, a, n_jobs,
+          max_w, max_h, p->fast);
+    else
+      err = cf_fast_pick_sep_4_4 (K, kp->n_kernels, use_float, a, n_jobs,
+          max_w, max_h, p->fast);
+    p->has_fast = err == cudaSuccess;
+    p->tile_h = cf_fast_tile_h (CH, kp->n_kernels);
 #ifndef CF_NO_MMA
     /* Tensor cores first, where the device and the taps allow. */
-    if (cf_mma_plan (p, major, kp->n_kernels, K) == cudaSuccess) {
+    if (cf_mma_plan (p, major, kp->n_kernels, K) == cudaSuccess)
       p->mma = true;
-      return cudaSuccess;
-    }
 #endif
-
-    if (CH == 1)
-      return cf_fast_pick_sep_1 (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, p->fast);
-    if (nf == 3)
-      return cf_fast_pick_sep_4_3 (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, p->fast);
-    return cf_fast_pick_sep_4_4 (K, kp->n_kernels, use_float, a, n_jobs,
+  } else {
+    a.gain = 1;
+    err = cf_fast_pick_dense (CH, nf, K, kp->dense_taps_s8, a, n_jobs,
         max_w, max_h, p->fast);
+    p->has_fast = err == cudaSuccess;
+    p->tile_h = cf_fast_tile_h (CH, 1);
   }
-
-  a.gain = 1;
-  return cf_fast_pick_dense (CH, nf, K, kp->dense_taps_s8, a, n_jobs, max_w,
-      max_h, p->fast);
+  p->tile_w = cf_fast_tile_w (CH);
+  if (p->has_fast)
+    p->resident = resident_blocks (p->fast);
+  return p->mma ? cudaSuccess : err;
 }
 
 bool
@@ -237,4 +275,69 @@ cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
     return cf_mma_run (p, a, stream);
   a.dense = dense;
   return cf_launch_pick (p->fast, a, stream);
+}
+
+cudaError_t
+cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
+    const int *dense, const int *chan, const CfRect * rects, int n_rects,
+    unsigned *barrier, unsigned *arrivals, cudaStream_t stream)
+{
+  FastArgs a = p->a;
+  int blocks = 0;
+
+  if (!p->has_fast || p->resident <= 0 || !cf_fast_fits (p, frame))
+    return cudaErrorNotSupported;
+  for (int i = 0; i < n_rects; i++) {
+    const CfRect & r = rects[i];
+    int job = -1;
+
+    /* A 4-sample pixel's job takes the rectangles of one of its channels
+     * (all of them have the same); copied channels have none. */
+    for (int j = 0; j < p->n_jobs; j++)
+      if (p->job_channel[j] == chan[i])
+        job = j;
+    if (job < 0 || r.w <= 0 || r.h <= 0)
+      continue;
+    if (a.n_regions == CF_FAST_REGIONS)
+      return cudaErrorNotSupported;
+    CfFastRegion & e = a.region[a.n_regions++];
+    e.job = job;
+    e.x = r.x;
+    e.y = r.y;
+    e.w = r.w;
+    e.h = r.h;
+    e.tiles_x = (r.w + p->tile_w - 1) / p->tile_w;
+    e.first = blocks;
+    blocks += e.tiles_x * ((r.h + p->tile_h - 1) / p->tile_h);
+  }
+  /* Every block waits for every other: all must run at once. */
+  if (blocks > p->resident)
+    return cudaErrorNotSupported;
+  if (blocks == 0)
+    return cudaSuccess;
+
+  for (int j = 0; j < p->n_jobs; j++) {
+    const int pl = p->job_plane[j];
+    a.src[j] = frame->src[pl] + p->job_offset[j];
+    a.dst[j] = frame->dst[pl] + p->job_offset[j];
+    a.ss[j] = frame->src_stride[pl];
+    a.ds[j] = frame->dst_stride[pl];
+  }
+  a.dense = dense;
+  a.barrier = barrier;
+  a.barrier_target = *arrivals + (unsigned) blocks;
+
+  void *params[] = { &a };
+  cudaError_t err = cudaLaunchCooperativeKernel ((const void *)
+      p->fast.kernel, dim3 (blocks), p->fast.block, params, p->fast.bytes,
+      stream);
+  if (err == cudaErrorCooperativeLaunchTooLarge) {
+    /* Fewer blocks fit than the plan counted (another context's share):
+     * nothing was queued, the caller takes another path. */
+    cudaGetLastError ();
+    return cudaErrorNotSupported;
+  }
+  if (err == cudaSuccess)
+    *arrivals = a.barrier_target;
+  return err;
 }

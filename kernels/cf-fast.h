@@ -10,6 +10,7 @@
 
 #include "cf-launch.h"
 #include "cf-fast-args.h"
+#include "cf-region-types.h"
 
 /* Picks a fast kernel (tensor cores first, on compute capability `major`
  * 8 and newer) for the spec on these channel jobs; cudaErrorNotSupported
@@ -21,5 +22,10 @@ bool cf_fast_fits (const CfFastPlan * p, const CfDeviceFrame * frame);
 /* Launches the picked kernel on one frame; `dense` as cf_launch_plan_run. */
 cudaError_t cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
     const int *dense, cudaStream_t stream);
+/* Filters rectangles in place in one launch: cf_launch_plan_run_inplace. */
+cudaError_t cf_fast_run_inplace (const CfFastPlan * p,
+    const CfDeviceFrame * frame, const int *dense, const int *chan,
+    const CfRect * rects, int n_rects, unsigned *barrier, unsigned *arrivals,
+    cudaStream_t stream);
 
 #endif /* CF_FAST_H */

@@ -9,6 +9,7 @@
 
 #include <cuda_runtime_api.h>
 #include "cf-types.h"
+#include "cf-region-types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,20 @@ const char *cf_launch_plan_name (const CfLaunchPlan * plan);
  * kp->kh * kp->kw of them when !kp->separable, else a CfSepWeights. */
 cudaError_t cf_launch_plan_run (const CfLaunchPlan * plan,
     const CfDeviceFrame * frame, const int *dense, cudaStream_t stream);
+
+/* Filters rectangles of a frame in place (its src and dst planes the
+ * same) in one launch: rects[i] in the samples of channel chan[i] (clipped
+ * to it), each output what the whole frame's launch gives.  Every block
+ * reads its tile before any block writes: they meet at `barrier`, a
+ * device word zeroed once, whose count *arrivals follows (advanced on
+ * success; keep one word and count per stream).  cudaErrorNotSupported,
+ * with nothing queued, where the plan's kernel cannot: only the fast 8-bit
+ * FMA kernels do, up to CF_FAST_REGIONS rectangles and as many tiles as
+ * the device runs at once. */
+cudaError_t cf_launch_plan_run_inplace (const CfLaunchPlan * plan,
+    const CfDeviceFrame * frame, const int *dense, const int *chan,
+    const CfRect * rects, int n_rects, unsigned *barrier,
+    unsigned *arrivals, cudaStream_t stream);
 
 /* Plans, runs and frees: for one-off launches (tests). */
 cudaError_t cf_launch_filter (const CfDeviceFrame * frame,

@@ -69,6 +69,11 @@ typedef struct
   unsigned region_epoch;
   unsigned char *d_region_strips;
   size_t region_strips_capacity;
+  /* Regions in place on the fast kernels (cf_launch_plan_run_inplace):
+   * the launches' barrier word (zeroed when made) and its count since. */
+  unsigned char *d_region_barrier;
+  size_t region_barrier_capacity;
+  unsigned region_arrivals;
 
 #ifdef HAVE_CUFFT
   /* FFT plans and buffers, made when a spec first takes that path. */
@@ -229,6 +234,7 @@ slot_clear (CfCudaSlot * self)
   cudaFree (self->d_tiles);
   cudaFree (self->d_region_flags);
   cudaFree (self->d_region_strips);
+  cudaFree (self->d_region_barrier);
 #ifdef HAVE_CUFFT
   cf_fft_free (self->fft);
 #endif
@@ -984,31 +990,21 @@ queue_tiles (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   return TRUE;
 }
 
-/* Regions from which one launch beats the tiles' launches (two a region).
+/* Regions from which the strip kernel's one launch beats the tiles'
+ * launches (two a region), where the fast kernels cannot take them.
  * Measured on an H200, 4K RGBA, Gaussian sigma 2, GPU time in place: one
  * 640x648 region 35.9 us in one launch, 17.2 us as a tile; eight 160x160
  * regions 23.7 us in one launch, 72.1 us as tiles (bench/README.md). */
 #define INPLACE_MIN_REGIONS 3
 
-/* Device frames filtered in place: the regions in one launch, where there
- * are enough of them and cf_region_inplace_plan () takes them (*ran TRUE);
- * else *ran FALSE and nothing is queued. */
+/* The rectangles of every channel a launch filters: chan[i] and rects[i];
+ * FALSE where there are more than CF_INPLACE_MAX_ENTRIES. */
 static gboolean
-queue_region_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
-    const CfLayout * layout, const CfRegions * regions, const CfFrame * in,
-    const CfFrame * out, const int *dense, gboolean * ran, GError ** error)
+inplace_rects (const CfLayout * layout, const CfRegions * regions,
+    int chan[CF_INPLACE_MAX_ENTRIES], CfRect rects[CF_INPLACE_MAX_ENTRIES],
+    int *n)
 {
-  int jobs[CF_INPLACE_MAX_ENTRIES], n = 0;
-  CfRect rects[CF_INPLACE_MAX_ENTRIES];
-  CfInplacePlan plan;
-  CfDeviceFrame df;
-  size_t made;
-  cudaError_t err;
-
-  *ran = FALSE;
-  if (!in->on_device || memcmp (in->data, out->data, sizeof (in->data)) != 0
-      || regions->n_rects < INPLACE_MIN_REGIONS)
-    return TRUE;
+  *n = 0;
   for (int c = 0; c < layout->n_channels; c++) {
     CfRect r[CF_REGIONS_MAX];
     int m;
@@ -1016,15 +1012,63 @@ queue_region_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
     if (layout->channels[c].mode == CF_CHANNEL_COPY)
       continue;
     m = cf_regions_for_channel (regions, &layout->channels[c], r);
-    if (n + m > CF_INPLACE_MAX_ENTRIES)
-      return TRUE;
+    if (*n + m > CF_INPLACE_MAX_ENTRIES)
+      return FALSE;
     for (int i = 0; i < m; i++) {
-      jobs[n] = c;
-      rects[n++] = r[i];
+      chan[*n] = c;
+      rects[(*n)++] = r[i];
     }
   }
+  return TRUE;
+}
+
+/* The regions on the plan's fast kernel, every block's reads before any
+ * write (cf_launch_plan_run_inplace); *ran FALSE where it cannot. */
+static gboolean
+queue_fast_inplace (CfBackendCuda * backend, CfCudaSlot * self,
+    const CfDeviceFrame * df, const int *chan, const CfRect * rects, int n,
+    const int *dense, gboolean * ran, GError ** error)
+{
+  size_t made = self->region_barrier_capacity;
+  cudaError_t err;
+
+  *ran = FALSE;
+  if (backend->plan.kernel == NULL)
+    return TRUE;
+  if (!ensure_plane (&self->d_region_barrier,
+          &self->region_barrier_capacity, 64, 0, self->stream, error))
+    return FALSE;
+  /* Zeroed memory has counted no block. */
+  if (self->region_barrier_capacity != made)
+    self->region_arrivals = 0;
+  cudaEventRecord (self->kernel_start, self->stream);
+  err = cf_launch_plan_run_inplace (backend->plan.kernel, df, dense, chan,
+      rects, n, (unsigned *) self->d_region_barrier, &self->region_arrivals,
+      self->stream);
+  if (err == cudaErrorNotSupported)
+    return TRUE;
+  if (!cf_cuda_check (err, "cf_launch_plan_run_inplace", error))
+    return FALSE;
+  cudaEventRecord (self->kernel_end, self->stream);
+  *ran = TRUE;
+  return TRUE;
+}
+
+/* The regions on the strip kernel (cf-region-inplace.h); *ran FALSE where
+ * it cannot. */
+static gboolean
+queue_strip_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
+    const CfLayout * layout, const CfDeviceFrame * df, const int *chan,
+    const CfRect * rects, int n, const int *dense, gboolean * ran,
+    GError ** error)
+{
+  CfInplacePlan plan;
+  size_t made;
+  cudaError_t err;
+
+  *ran = FALSE;
   err = cf_region_inplace_plan (&plan, layout->channels, layout->n_channels,
-      &spec->kp, jobs, rects, n, optin);
+      &spec->kp, chan, rects, n, optin);
   if (err == cudaErrorNotSupported)
     return TRUE;
   made = self->region_flags_capacity;
@@ -1045,6 +1089,36 @@ queue_region_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
       return FALSE;
     self->region_epoch = 0;
   }
+  cudaEventRecord (self->kernel_start, self->stream);
+  if (!cf_cuda_check (cf_region_inplace_run (&plan, df, &spec->kp,
+              &spec->sep, dense, (unsigned *) self->d_region_flags,
+              (unsigned short *) self->d_region_strips,
+              self->region_epoch + 1, self->stream),
+          "cf_region_inplace_run", error))
+    return FALSE;
+  self->region_epoch++;
+  cudaEventRecord (self->kernel_end, self->stream);
+  *ran = TRUE;
+  return TRUE;
+}
+
+/* Device frames filtered in place: the regions in one launch, on the fast
+ * kernels where they take them, else on the strip kernel where there are
+ * enough regions (*ran TRUE); else *ran FALSE and nothing is queued. */
+static gboolean
+queue_region_inplace (CfBackendCuda * backend, CfCudaSlot * self,
+    const CfSpec * spec, const CfLayout * layout, const CfRegions * regions,
+    const CfFrame * in, const CfFrame * out, const int *dense,
+    gboolean * ran, GError ** error)
+{
+  int chan[CF_INPLACE_MAX_ENTRIES], n;
+  CfRect rects[CF_INPLACE_MAX_ENTRIES];
+  CfDeviceFrame df;
+
+  *ran = FALSE;
+  if (!in->on_device || memcmp (in->data, out->data, sizeof (in->data)) != 0
+      || !inplace_rects (layout, regions, chan, rects, &n))
+    return TRUE;
 
   memset (&df, 0, sizeof (df));
   for (int p = 0; p < layout->n_planes; p++) {
@@ -1054,17 +1128,14 @@ queue_region_inplace (CfCudaSlot * self, int optin, const CfSpec * spec,
   df.n_channels = layout->n_channels;
   memcpy (df.channels, layout->channels,
       sizeof (CfChannel) * layout->n_channels);
-  cudaEventRecord (self->kernel_start, self->stream);
-  if (!cf_cuda_check (cf_region_inplace_run (&plan, &df, &spec->kp,
-              &spec->sep, dense, (unsigned *) self->d_region_flags,
-              (unsigned short *) self->d_region_strips,
-              self->region_epoch + 1, self->stream),
-          "cf_region_inplace_run", error))
+  if (!queue_fast_inplace (backend, self, &df, chan, rects, n, dense, ran,
+          error))
     return FALSE;
-  self->region_epoch++;
-  cudaEventRecord (self->kernel_end, self->stream);
-  *ran = TRUE;
-  return order_consumer_after (self, out, error);
+  if (!*ran && regions->n_rects >= INPLACE_MIN_REGIONS
+      && !queue_strip_inplace (self, backend->optin, spec, layout, &df, chan,
+          rects, n, dense, ran, error))
+    return FALSE;
+  return !*ran || order_consumer_after (self, out, error);
 }
 
 /* Queues upload, filter and download of one frame on the slot's stream;
@@ -1094,7 +1165,7 @@ queue_frame (CfBackendCuda * backend, CfCudaSlot * self, const CfSpec * spec,
   if (plan_tiles (backend, spec, layout, in, out)) {
     gboolean ran;
 
-    if (!queue_region_inplace (self, backend->optin, spec, layout,
+    if (!queue_region_inplace (backend, self, spec, layout,
             backend->parent.regions, in, out, dense, &ran, error))
       return FALSE;
     return ran || queue_tiles (backend, self, spec, layout, in, out, dense,

@@ -709,10 +709,15 @@ test_regions_device (void)
     /* Regions of many tiles, at the frame's edges and within it (three or
      * more: one launch in place). */
     "0,0,150,120; 200,130,133,81; 180,5,10,10",
-    "40,30,200,150; 290,3,40,190; 250,200,30,8"
+    "40,30,200,150; 290,3,40,190; 250,200,30,8",
+    /* Two regions within each other's reach, and one of most of the
+     * frame: in place, no block may write before every block has read. */
+    "60,40,100,80; 163,43,50,80", "2,2,329,207"
   };
-  static const char *const names[] = { "box-3", "gaussian-s2.5",
-    "custom-4x2"
+  /* The fast kernels' families in place (separable fp32 and int32 sums,
+   * gradient pairs, dense), and the general kernel's. */
+  static const char *const names[] = { "box-3", "gaussian-s1",
+    "gaussian-s2.5", "sobel-3", "sharpen", "laplacian-3", "custom-4x2"
   };
   GRand *rand;
   int failures = 0;
@@ -759,6 +764,142 @@ test_regions_device (void)
         }
       cf_spec_free (spec);
     }
+  }
+  g_rand_free (rand);
+  g_assert_cmpint (failures, ==, 0);
+#endif
+}
+
+#ifdef HAVE_CUDA
+/* Frame `f`'s input filtered in place on its regions by
+ * cf_launch_plan_run_inplace () directly, `rounds` times from the input
+ * (the barrier's count goes on across launches), into f->gpu_out. */
+static void
+run_fast_inplace (TestFrame * f, const CfSpec * spec, const CfRegions * r,
+    int rounds)
+{
+  const CfLayout *l = &f->layout;
+  CfLaunchPlan *plan;
+  CfDeviceFrame df;
+  CfRect rects[CF_MAX_CHANNELS * CF_REGIONS_MAX];
+  int chan[CF_MAX_CHANNELS * CF_REGIONS_MAX], n = 0;
+  unsigned *barrier, arrivals = 0;
+  cudaStream_t stream;
+
+  for (int c = 0; c < l->n_channels; c++) {
+    const CfChannel *ch = &l->channels[c];
+
+    for (int i = 0; i < r->n_rects && ch->mode != CF_CHANNEL_COPY; i++) {
+      cf_rect_for_channel (&r->rects[i], r->frame_width, r->frame_height,
+          ch->width, ch->height, &rects[n]);
+      chan[n++] = c;
+    }
+  }
+  memset (&df, 0, sizeof (df));
+  df.n_channels = l->n_channels;
+  memcpy (df.channels, l->channels, sizeof (CfChannel) * l->n_channels);
+  /* Rows on 4 bytes: the fast kernels read 4-sample pixels as words. */
+  for (int p = 0; p < l->n_planes; p++) {
+    df.src_stride[p] = df.dst_stride[p] =
+        ROUND_UP_N (f->gpu_out.stride[p], 4);
+    g_assert_cmpint (cudaMalloc ((void **) &df.dst[p],
+            (gsize) df.dst_stride[p] * l->plane_height[p]), ==, 0);
+    df.src[p] = df.dst[p];
+  }
+  g_assert_cmpint (cudaMalloc ((void **) &barrier, 4), ==, 0);
+  g_assert_cmpint (cudaMemset (barrier, 0, 4), ==, 0);
+  g_assert_cmpint (cf_launch_plan_new (l->channels, l->n_channels,
+          &spec->kp, &spec->sep, &plan), ==, cudaSuccess);
+  /* A stream of its own, as the backend's: not the legacy one. */
+  g_assert_cmpint (cudaStreamCreateWithFlags (&stream,
+          cudaStreamNonBlocking), ==, 0);
+  for (int k = 0; k < rounds; k++) {
+    cudaError_t err;
+
+    for (int p = 0; p < l->n_planes; p++) {
+      g_assert_cmpint (cudaMemset (df.dst[p], CANARY,
+              (gsize) df.dst_stride[p] * l->plane_height[p]), ==, 0);
+      g_assert_cmpint (cudaMemcpy2D (df.dst[p], df.dst_stride[p],
+              f->in.data[p], f->in.stride[p], l->plane_row_bytes[p],
+              l->plane_height[p], cudaMemcpyHostToDevice), ==, 0);
+    }
+    g_assert_cmpint (cudaDeviceSynchronize (), ==, 0);
+    /* Not cudaErrorNotSupported: these cases are the fast kernels'. */
+    err = cf_launch_plan_run_inplace (plan, &df, NULL, chan, rects, n,
+        barrier, &arrivals, stream);
+    if (err != cudaSuccess)
+      g_printerr ("%s: %s\n", cf_launch_plan_name (plan),
+          cudaGetErrorString (err));
+    g_assert_cmpint (err, ==, cudaSuccess);
+    g_assert_cmpint (cudaStreamSynchronize (stream), ==, 0);
+  }
+  cudaStreamDestroy (stream);
+  g_assert_cmpuint (arrivals, >, 0);
+  for (int p = 0; p < l->n_planes; p++) {
+    g_assert_cmpint (cudaMemcpy2D (f->gpu_out.data[p], f->gpu_out.stride[p],
+            df.dst[p], df.dst_stride[p], f->gpu_out.stride[p],
+            l->plane_height[p], cudaMemcpyDeviceToHost), ==, 0);
+    cudaFree (df.dst[p]);
+  }
+  cudaFree (barrier);
+  cf_launch_plan_free (plan);
+}
+#endif
+
+/* Regions in place in one launch of the fast kernels, whose blocks all
+ * read before any writes (a grid barrier): the CPU's bytes inside the
+ * regions, the input outside, launch after launch. */
+static void
+test_region_fast_inplace (void)
+{
+  if (!need_device ())
+    return;
+#ifdef HAVE_CUDA
+  static const struct
+  {
+    const char *filter;
+    LayoutId layout;
+    const char *regions;
+  } cases[] = {
+    {"gaussian-s1", LAYOUT_GRAY8, "60,40,100,80; 163,43,50,80"},
+    {"gaussian-s1", LAYOUT_RGBA8, "0,0,70,50; 300,180,33,31"},
+    {"gaussian-s1", LAYOUT_I420, "31,17,101,77"},
+    {"box-3", LAYOUT_RGBA8, "2,2,329,207"},
+    {"box-7", LAYOUT_GRAY8, "5,5,3,3; 100,0,1,211; 0,100,333,1"},
+    {"sobel-3", LAYOUT_RGBA8, "64,32,64,32; 10,150,200,40"},
+    {"sharpen", LAYOUT_GRAY8, "120,60,140,100"},
+  };
+  GRand *rand = g_rand_new_with_seed (0x1b);
+  int failures = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    const FilterCase *fc = NULL;
+    TestFrame f = { 0 };
+    CfSpec *spec;
+    CfRegions r;
+    char *what;
+
+    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+      if (g_strcmp0 (filter_cases[i].name, cases[k].filter) == 0)
+        fc = &filter_cases[i];
+    g_assert_nonnull (fc);
+    spec = make_spec (fc, k % 2 ? CF_BORDER_REFLECT101 : CF_BORDER_CONSTANT,
+        8);
+    cf_regions_init (&r);
+    g_assert_true (cf_regions_parse (cases[k].regions, &r, NULL));
+    cf_regions_fit (&r, 0, 333, 211);
+    make_layout (&f.layout, cases[k].layout, 333, 211);
+    test_frame_alloc (&f, rand);
+    run_regions_into (cpu, &f, spec, &r, &f.cpu_out);
+    run_fast_inplace (&f, spec, &r, 3);
+    what = g_strdup_printf ("%s %s 333x211 regions \"%s\" fast in place",
+        fc->name, layout_names[cases[k].layout], cases[k].regions);
+    if (!outputs_match (&f, what))
+      failures++;
+    g_free (what);
+    test_frame_clear (&f);
+    cf_regions_reset (&r);
+    cf_spec_free (spec);
   }
   g_rand_free (rand);
   g_assert_cmpint (failures, ==, 0);
@@ -1424,6 +1565,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
   g_test_add_func ("/gpu-parity/regions", test_regions);
   g_test_add_func ("/gpu-parity/regions-device", test_regions_device);
+  g_test_add_func ("/gpu-parity/region-fast-inplace",
+      test_region_fast_inplace);
   for (guint i = 0; i < G_N_ELEMENTS (fft_cases); i++) {
     char *path = g_strdup_printf ("/gpu-parity/fft/%s", fft_cases[i].name);
     g_test_add_data_func (path, &fft_cases[i], test_fft);
