@@ -34,6 +34,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include "cf-nonlin-launch.h"
 #include "cf-nonlin-pass.cuh"
 
 /* Outputs of a block: 32 threads x TW words wide, 8 x WB_ROWS rows.  Two
@@ -725,14 +726,6 @@ launch3 (int lb, int ps, int tw, dim3 grid, dim3 block,
   return cudaGetLastError ();
 }
 
-/* What a launch makes of each window. */
-enum WbOp
-{
-  WB_MINMAX,                    /* min or max over a rectangle within 3x3 */
-  WB_MEDIAN3,
-  WB_MEDIAN5                    /* on planes of one sample a pixel */
-};
-
 /* Words a thread takes for the 5x5 median: eight samples, the columns of
  * two sorted once for the four of its halo, as many as its registers
  * hold without spilling. */
@@ -744,90 +737,131 @@ med5_words (int lb)
 
 /* The kernel for one layout and operation. */
 cudaError_t
-launch (WbOp op, int lb, int ps, int tw, dim3 grid, dim3 block,
+launch (CfNlWholeRows op, int lb, int ps, int tw, dim3 grid, dim3 block,
     const CfNlByteArgs & a, cudaStream_t stream)
 {
-  if (op == WB_MEDIAN5 && lb == 1 && ps == 1 && tw == 2)
+  if (op == CF_NL_WHOLE_ROWS_MEDIAN5 && lb == 1 && ps == 1 && tw == 2)
     nl_med5 < 1, 2 > <<<grid, block, 0, stream >>> (a);
-  else if (op == WB_MEDIAN5 && lb == 2 && ps == 2 && tw == 4)
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN5 && lb == 2 && ps == 2 && tw == 4)
     nl_med5 < 2, 4 > <<<grid, block, 0, stream >>> (a);
-  else if (op == WB_MEDIAN5)
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
     return cudaErrorNotSupported;
-  else if (op == WB_MEDIAN3)
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN3)
     return launch3 < true > (lb, ps, tw, grid, block, a, stream);
   else
     return launch3 < false > (lb, ps, tw, grid, block, a, stream);
   return cudaGetLastError ();
 }
 
-}                               /* namespace */
-
-cudaError_t
-cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfNonlin * nl, cudaStream_t stream)
+/* What one whole-row launch makes of each window: the operation, and
+ * for a min/max its rectangle within 3x3 (rows (dy + 1) x columns
+ * (dx + 1) bits) and whether it is a max. */
+struct WbProgram
 {
-  CfNlByteArgs a;
-  const CfNlPass *p = nl->passes;
-  int n_planes = 0, lb = 0;
-  /* the window: rows (dy + 1) x columns (dx + 1) bits */
-  int rows = 0, cols = 0;
-  WbOp op = WB_MINMAX;
-  bool take_max = false;
+  CfNlWholeRows op;
+  int rows, cols;
+  bool take_max;
+};
 
-  memset (&a, 0, sizeof (a));
-  a.border = kp->border;
-  a.border_value = kp->border_value;
+/* The program nl as one whole-row launch; false when it is none. */
+bool
+whole_rows_program (const CfNonlin * nl, WbProgram * w)
+{
+  const CfNlPass *p = nl->passes;
+
+  w->op = CF_NL_WHOLE_ROWS_MINMAX;
+  w->rows = w->cols = 0;
+  w->take_max = false;
   if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME && p[0].dst == CF_NL_OUT
       && p[0].step == CF_NL_MEDIAN && p[0].len == 3 && nl->rank == 4) {
-    op = WB_MEDIAN3;
+    w->op = CF_NL_WHOLE_ROWS_MEDIAN3;
   } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
       && p[0].dst == CF_NL_OUT && p[0].step == CF_NL_MEDIAN
       && p[0].len == 5 && nl->rank == 12) {
-    op = WB_MEDIAN5;
+    w->op = CF_NL_WHOLE_ROWS_MEDIAN5;
   } else if (nl->n_passes == 2 && p[0].src == CF_NL_FRAME
       && p[1].src == p[0].dst && p[1].dst == CF_NL_OUT
       && ((p[0].step == CF_NL_MIN_ROW && p[1].step == CF_NL_MIN_COL)
           || (p[0].step == CF_NL_MAX_ROW && p[1].step == CF_NL_MAX_COL))) {
-    if (!line_bits (p[0].len, p[0].anchor, &cols) ||
-        !line_bits (p[1].len, p[1].anchor, &rows))
-      return cudaErrorNotSupported;
-    take_max = p[0].step == CF_NL_MAX_ROW;
+    if (!line_bits (p[0].len, p[0].anchor, &w->cols) ||
+        !line_bits (p[1].len, p[1].anchor, &w->rows))
+      return false;
+    w->take_max = p[0].step == CF_NL_MAX_ROW;
   } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
       && p[0].dst == CF_NL_OUT && p[0].step >= CF_NL_MIN_ROW
       && p[0].step <= CF_NL_MAX_COL) {
     int bits;
 
     if (!line_bits (p[0].len, p[0].anchor, &bits))
-      return cudaErrorNotSupported;
-    take_max = p[0].step == CF_NL_MAX_ROW || p[0].step == CF_NL_MAX_COL;
+      return false;
+    w->take_max = p[0].step == CF_NL_MAX_ROW || p[0].step == CF_NL_MAX_COL;
     if (p[0].step <= CF_NL_MAX_ROW) {
-      cols = bits;
-      rows = 2;
+      w->cols = bits;
+      w->rows = 2;
     } else {
-      cols = 2;
-      rows = bits;
+      w->cols = 2;
+      w->rows = bits;
     }
   } else {
     /* structuring elements: the launcher has no host copy of the table */
-    return cudaErrorNotSupported;
+    return false;
   }
+  return true;
+}
 
-  CfNlBytePlane planes[CF_MAX_PLANES];
-
-  if (!make_planes (frame, planes, &n_planes, &lb) || n_planes == 0)
-    return cudaErrorNotSupported;
+/* The frame's planes for operation op (planes[] of n, the samples' bytes
+ * lb); false when the kernel does not take them. */
+bool
+whole_rows_planes (const CfDeviceFrame * frame, CfNlWholeRows op,
+    CfNlBytePlane * planes, int *n, int *lb)
+{
+  if (!make_planes (frame, planes, n, lb) || *n == 0)
+    return false;
   /* the 5x5 median's lanes are two rows: one sample a pixel only */
-  if (op == WB_MEDIAN5)
-    for (int i = 0; i < n_planes; i++)
-      if (planes[i].pixel_stride != lb)
-        return cudaErrorNotSupported;
+  if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
+    for (int i = 0; i < *n; i++)
+      if (planes[i].pixel_stride != *lb)
+        return false;
+  return true;
+}
+
+}                               /* namespace */
+
+extern "C" CfNlWholeRows
+cf_nonlin_whole_rows (const CfDeviceFrame * frame, const CfNonlin * nl)
+{
+  CfNlBytePlane planes[CF_MAX_PLANES];
+  WbProgram w;
+  int n, lb;
+
+  if (!whole_rows_program (nl, &w) ||
+      !whole_rows_planes (frame, w.op, planes, &n, &lb))
+    return CF_NL_WHOLE_ROWS_NONE;
+  return w.op;
+}
+
+cudaError_t
+cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
+    const CfNonlin * nl, cudaStream_t stream)
+{
+  CfNlByteArgs a;
+  CfNlBytePlane planes[CF_MAX_PLANES];
+  WbProgram w;
+  int n_planes = 0, lb = 0;
+
+  if (!whole_rows_program (nl, &w) ||
+      !whole_rows_planes (frame, w.op, planes, &n_planes, &lb))
+    return cudaErrorNotSupported;
+  memset (&a, 0, sizeof (a));
+  a.border = kp->border;
+  a.border_value = kp->border_value;
   /* a max is the min of the complements within each lane's samples */
-  a.flip = take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
+  a.flip = w.take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
   for (int j = 0; j < 3; j++) {
-    a.row_off[j] = (rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
-    a.col_off[j] = (cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
+    a.row_off[j] = (w.rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
+    a.col_off[j] = (w.cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
   }
-  a.full = rows == 7 && cols == 7;
+  a.full = w.rows == 7 && w.cols == 7;
 
   /* One launch for the planes of each pixel stride (NV12: its luma, then
    * its chroma pairs); the planes are independent. */
@@ -848,13 +882,13 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
         max_bytes = max (max_bytes, planes[i].row_bytes);
         max_h = max (max_h, planes[i].height);
       }
-    const int tw = op == WB_MEDIAN5 ? med5_words (lb) :
+    const int tw = w.op == CF_NL_WHOLE_ROWS_MEDIAN5 ? med5_words (lb) :
         thread_words (lb, ps, (long long) max_bytes * max_h);
     const int span = WB_TX * 4 * tw;
     dim3 grid ((max_bytes + span - 1) / span,
         (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n);
 
-    err = launch (op, lb, ps, tw, grid, block, a, stream);
+    err = launch (w.op, lb, ps, tw, grid, block, a, stream);
     if (err != cudaSuccess)
       return err;
   }
