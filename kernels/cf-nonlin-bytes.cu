@@ -48,6 +48,15 @@
 /* The 5x5 median's rows a block (WB_TY threads of WB_ROWS rows) and its
  * columns' radius. */
 #define WB_MED5_R 2
+/* Its blocks an SM: three hold its 80 registers without a spill on
+ * sm_90, where a lane min or max is one instruction; where they take
+ * several (sm_75 to sm_89) three would spill (112 bytes), and sm_100
+ * spills a word. */
+#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#define WB_MED5_BLOCKS 3
+#else
+#define WB_MED5_BLOCKS 2
+#endif
 
 namespace
 {
@@ -458,6 +467,7 @@ sample_pair (const unsigned *t, int p)
   return t[(p + 2) >> 1];
 }
 
+/* the network's min and max, lane by lane */
 #ifdef MIN
 #undef MIN
 #endif
@@ -514,6 +524,9 @@ median5 (const unsigned *t, int tw, unsigned (&out)[Med5 < LB, TW >::P])
   }
 }
 
+#undef MIN
+#undef MAX
+
 /* Word k of each of the two rows from the median words (LB 1: four
  * pixels' low or high lanes, LB 2: two). */
 template < int LB, int TW > __device__ __forceinline__ void
@@ -532,10 +545,9 @@ pack_rows (const unsigned (&v)[Med5 < LB, TW >::P], int k, unsigned *r0,
   }
 }
 
-/* The 5x5 median of a plane of one sample a pixel, LB bytes a sample.
- * Three blocks an SM: 80 registers a thread, no spill (sm_90). */
+/* The 5x5 median of a plane of one sample a pixel, LB bytes a sample. */
 template < int LB, int TW > __global__ static void
-__launch_bounds__ (WB_TX * WB_TY, 3)
+__launch_bounds__ (WB_TX * WB_TY, WB_MED5_BLOCKS)
 nl_med5 (const __grid_constant__ CfNlByteArgs a)
 {
   constexpr int R = WB_MED5_R, TILE_W = Tile < TW, R >::W;
