@@ -20,10 +20,21 @@
  * columns' minima, the median of their medians, the min of their maxima):
  * the columns are sorted once in the lanes they were loaded in and then
  * shifted to each output's neighbours, so a column serves three outputs.
- * Exact at any depth (min/max exchanges only). */
+ *
+ * The 5x5 median takes planes of one sample a pixel (GRAY8, GRAY16, the
+ * planes of I420): a thread's two rows are the two lanes of a word, so a
+ * word is one pixel column of both rows and its horizontal neighbour the
+ * next word.  The columns are sorted once (9 comparators, shared by five
+ * windows), neighbouring columns merged in pairs (13, each pair shared by
+ * two windows), the ranks that two pairs leave possible found once for
+ * the two windows that hold them (36 min or max), and each window's median
+ * from those and its fifth column (10): per output word (two outputs)
+ * 9 + 6.5 + 18 + 10 comparators' worth, the CPU backend's network
+ * (cf-nonlin-med5.h).  Exact at any depth (min/max exchanges only). */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include "cf-nonlin-launch.h"
 #include "cf-nonlin-pass.cuh"
 
 /* Outputs of a block: 32 threads x TW words wide, 8 x WB_ROWS rows.  Two
@@ -34,6 +45,18 @@
 #define WB_ROWS 2
 #define WB_TX 32
 #define WB_TY 8
+/* The 5x5 median's rows a block (WB_TY threads of WB_ROWS rows) and its
+ * columns' radius. */
+#define WB_MED5_R 2
+/* Its blocks an SM: three hold its 80 registers without a spill on
+ * sm_90, where a lane min or max is one instruction; where they take
+ * several (sm_75 to sm_89) three would spill (112 bytes), and sm_100
+ * spills a word. */
+#if defined (__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#define WB_MED5_BLOCKS 3
+#else
+#define WB_MED5_BLOCKS 2
+#endif
 
 namespace
 {
@@ -238,110 +261,136 @@ edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
   return w;
 }
 
+/* A block's tile of words: its threads' TW words a row and one word of
+ * halo on each side (every neighbour up to 4 bytes away), its rows and R
+ * rows of halo above and below. */
+template < int TW, int R > struct Tile
+{
+  static constexpr int W = WB_TX * TW + 2;
+  static constexpr int H = WB_TY * WB_ROWS + 2 * R;
+};
+
+/* Loads the block's tile from word wx0 and row y0 of the plane, the
+ * border applied. */
+template < int LB, int TW, int R > __device__ __forceinline__ void
+load_tile (unsigned (&tile)[Tile < TW, R >::H][Tile < TW, R >::W],
+    const CfNlBytePlane & pl, const CfNlByteArgs & a, long long wx0, int y0)
+{
+  constexpr int TILE_W = Tile < TW, R >::W, TILE_H = Tile < TW, R >::H;
+  /* Every load of the thread issued before any waits (a loop that
+   * stores each word before the next load pays a memory latency a
+   * word). */
+  constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
+  constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
+  const int x_first = (int) (wx0 - 1) * 4, y_first = y0 - R;
+
+  if (x_first >= 0 && x_first + 4 * TILE_W <= pl.row_bytes &&
+      y_first >= 0 && y_first + TILE_H <= pl.height) {
+    /* The whole tile in the plane: its words in order over the block's
+     * threads, rows of TILE_W words from the block's first row (every
+     * load a word, no predicate but the last few). */
+    constexpr int NT = WB_TX * WB_TY, TILE_N = TILE_H * TILE_W;
+    constexpr int NL = (TILE_N + NT - 1) / NT;
+    const unsigned char *base = pl.src + y_first * pl.src_stride + x_first;
+    const int stride = (int) pl.src_stride;
+    const int t = threadIdx.y * WB_TX + threadIdx.x;
+    unsigned w[NL];
+
+#pragma unroll
+    for (int j = 0; j < NL; j++) {
+      const int i = t + j * NT, ty = i / TILE_W, tx = i - ty * TILE_W;
+
+      if (i < TILE_N)
+        w[j] = __ldg ((const unsigned *) (base + (long long) ty * stride +
+                4 * tx));
+    }
+#pragma unroll
+    for (int j = 0; j < NL; j++)
+      if (t + j * NT < TILE_N)
+        (&tile[0][0])[t + j * NT] = w[j];
+    return;
+  }
+
+  /* An edge block: the words within the rows' bytes a word at a time,
+   * rows past the plane through the border (the constant border's a
+   * word of its value); then the words that cross a row's ends, a
+   * column or two of the tile, byte by byte, spread over the block's
+   * threads (a warp that walks them one after the other costs
+   * several inner blocks). */
+  const unsigned fill_word = LB == 2 ?
+      ((unsigned) a.border_value & 0xFFFF) * 0x10001u :
+      ((unsigned) a.border_value & 0xFF) * 0x1010101u;
+  unsigned r[NY][NX];
+
+#pragma unroll
+  for (int k = 0; k < NY; k++)
+#pragma unroll
+    for (int m = 0; m < NX; m++) {
+      const int tx = threadIdx.x + m * WB_TX;
+      const int ty = threadIdx.y + k * WB_TY;
+      const int x0 = x_first + 4 * tx;
+      const int by = cf_border_index (y_first + ty, pl.height, a.border);
+
+      if (tx < TILE_W && ty < TILE_H && x0 >= 0 && x0 + 4 <= pl.row_bytes)
+        r[k][m] = by < 0 ? fill_word : __ldg ((const unsigned *) (pl.src
+                + (long long) by * pl.src_stride + x0));
+    }
+#pragma unroll
+  for (int k = 0; k < NY; k++)
+#pragma unroll
+    for (int m = 0; m < NX; m++) {
+      const int tx = threadIdx.x + m * WB_TX;
+      const int ty = threadIdx.y + k * WB_TY;
+      const int x0 = x_first + 4 * tx;
+
+      if (tx < TILE_W && ty < TILE_H && x0 >= 0 && x0 + 4 <= pl.row_bytes)
+        tile[ty][tx] = r[k][m];
+    }
+
+  /* the edge columns: 0 when the tile starts left of the plane, and
+   * from right_col on, whose words pass the row's end */
+  const int t = threadIdx.y * WB_TX + threadIdx.x;
+  const int right_col = pl.row_bytes - 4 - x_first < 0 ? 0 :
+      min ((pl.row_bytes - 4 - x_first) / 4 + 1, TILE_W);
+  const int n_left = x_first < 0 && right_col > 0 ? 1 : 0;
+  const int n_edge = (n_left + TILE_W - right_col) * TILE_H;
+
+  for (int i = t; i < n_edge; i += WB_TX * WB_TY) {
+    const int e = i / TILE_H, ty = i - e * TILE_H;
+    const int tx = e < n_left ? 0 : right_col + e - n_left;
+
+    tile[ty][tx] = edge_word (pl, a, x_first + 4 * tx, y_first + ty, LB);
+  }
+}
+
+/* Stores output word w of a row at d whose input word is `in`: the
+ * filtered lanes from w, the copied and filled ones put back; `tail` the
+ * bytes left in the row (4: a whole word). */
+__device__ __forceinline__ void
+store_word (unsigned char *d, unsigned w, unsigned in, int tail,
+    const CfNlBytePlane & pl)
+{
+  const unsigned v = (w & pl.keep) | (in & pl.copy) | pl.fill;
+
+  if (tail == 4)
+    *(unsigned *) d = v;
+  else if (tail > 0)
+    store_tail (d, v, tail);
+}
+
 template < int LB, int P, int TW, bool MEDIAN > __global__ static void
 __launch_bounds__ (WB_TX * WB_TY, 4)
 nl_bytes (const __grid_constant__ CfNlByteArgs a)
 {
-  /* a thread's TW words (4 bytes each); the tile has one word of halo on
-   * each side, which holds every neighbour up to 4 bytes away */
-  constexpr int TILE_W = WB_TX * TW + 2;
-  constexpr int TILE_H = WB_TY * WB_ROWS + 2;
   constexpr int N = Lanes < LB, P, TW >::N;
-  __shared__ unsigned tile[TILE_H][TILE_W];
+  __shared__ unsigned tile[Tile < TW, 1 >::H][Tile < TW, 1 >::W];
   const CfNlBytePlane & pl = a.planes[blockIdx.z];
   const long long wx0 = (long long) blockIdx.x * WB_TX * TW;
   const int y0 = blockIdx.y * WB_TY * WB_ROWS;
 
   if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
     return;
-  {
-    /* Every load of the thread issued before any waits (a loop that
-     * stores each word before the next load pays a memory latency a
-     * word). */
-    constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
-    constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
-    const int x_first = (int) (wx0 - 1) * 4, y_first = y0 - 1;
-
-    if (x_first >= 0 && x_first + 4 * TILE_W <= pl.row_bytes &&
-        y_first >= 0 && y_first + TILE_H <= pl.height) {
-      /* The whole tile in the plane: its words in order over the block's
-       * threads, rows of TILE_W words from the block's first row (every
-       * load a word, no predicate but the last few). */
-      constexpr int NT = WB_TX * WB_TY, TILE_N = TILE_H * TILE_W;
-      constexpr int NL = (TILE_N + NT - 1) / NT;
-      const unsigned char *base = pl.src + y_first * pl.src_stride +
-          x_first;
-      const int stride = (int) pl.src_stride;
-      const int t = threadIdx.y * WB_TX + threadIdx.x;
-      unsigned w[NL];
-
-#pragma unroll
-      for (int j = 0; j < NL; j++) {
-        const int i = t + j * NT, ty = i / TILE_W, tx = i - ty * TILE_W;
-
-        if (i < TILE_N)
-          w[j] = __ldg ((const unsigned *) (base + (long long) ty * stride +
-                  4 * tx));
-      }
-#pragma unroll
-      for (int j = 0; j < NL; j++)
-        if (t + j * NT < TILE_N)
-          (&tile[0][0])[t + j * NT] = w[j];
-    } else {
-      /* An edge block: the words within the rows' bytes a word at a time,
-       * rows past the plane through the border (the constant border's a
-       * word of its value); then the words that cross a row's ends, a
-       * column or two of the tile, byte by byte, spread over the block's
-       * threads (a warp that walks them one after the other costs
-       * several inner blocks). */
-      const unsigned fill_word = LB == 2 ?
-          ((unsigned) a.border_value & 0xFFFF) * 0x10001u :
-          ((unsigned) a.border_value & 0xFF) * 0x1010101u;
-      unsigned r[NY][NX];
-
-#pragma unroll
-      for (int k = 0; k < NY; k++)
-#pragma unroll
-        for (int m = 0; m < NX; m++) {
-          const int tx = threadIdx.x + m * WB_TX;
-          const int ty = threadIdx.y + k * WB_TY;
-          const int x0 = x_first + 4 * tx;
-          const int by = cf_border_index (y_first + ty, pl.height, a.border);
-
-          if (tx < TILE_W && ty < TILE_H && x0 >= 0 &&
-              x0 + 4 <= pl.row_bytes)
-            r[k][m] = by < 0 ? fill_word : __ldg ((const unsigned *) (pl.src
-                    + (long long) by * pl.src_stride + x0));
-        }
-#pragma unroll
-      for (int k = 0; k < NY; k++)
-#pragma unroll
-        for (int m = 0; m < NX; m++) {
-          const int tx = threadIdx.x + m * WB_TX;
-          const int ty = threadIdx.y + k * WB_TY;
-          const int x0 = x_first + 4 * tx;
-
-          if (tx < TILE_W && ty < TILE_H && x0 >= 0 &&
-              x0 + 4 <= pl.row_bytes)
-            tile[ty][tx] = r[k][m];
-        }
-
-      /* the edge columns: 0 when the tile starts left of the plane, and
-       * from right_col on, whose words pass the row's end */
-      const int t = threadIdx.y * WB_TX + threadIdx.x;
-      const int right_col = pl.row_bytes - 4 - x_first < 0 ? 0 :
-          min ((pl.row_bytes - 4 - x_first) / 4 + 1, TILE_W);
-      const int n_left = x_first < 0 && right_col > 0 ? 1 : 0;
-      const int n_edge = (n_left + TILE_W - right_col) * TILE_H;
-
-      for (int i = t; i < n_edge; i += WB_TX * WB_TY) {
-        const int e = i / TILE_H, ty = i - e * TILE_H;
-        const int tx = e < n_left ? 0 : right_col + e - n_left;
-
-        tile[ty][tx] = edge_word (pl, a, x_first + 4 * tx, y_first + ty, LB);
-      }
-    }
-  }
+  load_tile < LB, TW, 1 > (tile, pl, a, wx0, y0);
   __syncthreads ();
 
   const int lx = threadIdx.x * TW;      /* the thread's first word */
@@ -389,20 +438,152 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
     for (int k = 0; k < TW; k++)
       out[k] = LB == 1 ? __byte_perm (v[2 * k], v[2 * k + 1], 0x6420) : v[k];
 #pragma unroll
-    for (int k = 0; k < TW; k++) {
-      const unsigned in = tile[ly + r + 1][lx + 1 + k];
-      const unsigned w = (out[k] & pl.keep) | (in & pl.copy) | pl.fill;
-
-      if (tail[k] == 4)
-        *(unsigned *) (drow + 4 * k) = w;
-      else if (tail[k] > 0)
-        store_tail (drow + 4 * k, w, tail[k]);
-    }
+    for (int k = 0; k < TW; k++)
+      store_word (drow + 4 * k, out[k], tile[ly + r + 1][lx + 1 + k],
+          tail[k], pl);
 #pragma unroll
     for (int i = 0; i < N; i++) {
       u0[i] = u1[i];
       u1[i] = u2[i];
     }
+  }
+}
+
+/* The 5x5 median's words: pixel column k of the thread's two rows (low
+ * lane the first), k from -2 to P + 1 for the P pixels of its TW words. */
+template < int LB, int TW > struct Med5
+{
+  static constexpr int P = 4 * TW / LB;
+  static constexpr int N = P + 4;
+};
+
+/* Samples p and p + 1 (p even, from -2) of the tile row whose halo word
+ * is t[0], as a word of 16-bit lanes. */
+template < int LB > __device__ __forceinline__ unsigned
+sample_pair (const unsigned *t, int p)
+{
+  if (LB == 1)
+    return __byte_perm (t[(p + 4) >> 2], 0, (p & 2) ? 0x4342 : 0x4140);
+  return t[(p + 2) >> 1];
+}
+
+/* the network's min and max, lane by lane */
+#ifdef MIN
+#undef MIN
+#endif
+#ifdef MAX
+#undef MAX
+#endif
+#define MIN(a, b) lane_min (a, b)
+#define MAX(a, b) lane_max (a, b)
+#include "cf-nonlin-med5.h"
+
+/* Columns p and p + 1 (p even) of the windows of the rows from tile row
+ * t (halo word t[0], rows tw words apart), sorted: s0 and s1. */
+template < int LB > __device__ __forceinline__ void
+sorted_columns (const unsigned *t, int tw, int p, unsigned (&s0)[5],
+    unsigned (&s1)[5])
+{
+  unsigned a0[5], a1[5], lo = sample_pair < LB > (t, p);
+
+#pragma unroll
+  for (int i = 0; i < 5; i++) {
+    const unsigned hi = sample_pair < LB > (t + (i + 1) * tw, p);
+
+    a0[i] = __byte_perm (lo, hi, 0x5410);
+    a1[i] = __byte_perm (lo, hi, 0x7632);
+    lo = hi;
+  }
+  CF_MED5_SORT (unsigned, a0, s0);
+  CF_MED5_SORT (unsigned, a1, s1);
+}
+
+/* The medians of the 5x5 windows of the thread's P pixel columns on its
+ * two rows, from the tile row above the first (t, its halo word): a left
+ * to right sweep, so that only a few columns and one pair are live. */
+template < int LB, int TW > __device__ __forceinline__ void
+median5 (const unsigned *t, int tw, unsigned (&out)[Med5 < LB, TW >::P])
+{
+  constexpr int P = Med5 < LB, TW >::P;
+  /* col[k + 2]: column k; pair[j]: columns 2 j - 1 and 2 j merged */
+  unsigned col[Med5 < LB, TW >::N][5], pair[P / 2 + 1][10];
+
+  sorted_columns < LB > (t, tw, -2, col[0], col[1]);
+  sorted_columns < LB > (t, tw, 0, col[2], col[3]);
+  CF_MED5_PAIR (unsigned, col[1], col[2], pair[0]);
+#pragma unroll
+  for (int x = 0; x < P; x += 2) {
+    unsigned q[6];
+
+    sorted_columns < LB > (t, tw, x + 2, col[x + 4], col[x + 5]);
+    CF_MED5_PAIR (unsigned, col[x + 3], col[x + 4], pair[x / 2 + 1]);
+    /* the windows at x (fifth column x - 2) and x + 1 (x + 3) */
+    CF_MED5_CORE (unsigned, pair[x / 2], pair[x / 2 + 1], q);
+    CF_MED5_EDGE (unsigned, q, col[x], out[x]);
+    CF_MED5_EDGE (unsigned, q, col[x + 5], out[x + 1]);
+  }
+}
+
+#undef MIN
+#undef MAX
+
+/* Word k of each of the two rows from the median words (LB 1: four
+ * pixels' low or high lanes, LB 2: two). */
+template < int LB, int TW > __device__ __forceinline__ void
+pack_rows (const unsigned (&v)[Med5 < LB, TW >::P], int k, unsigned *r0,
+    unsigned *r1)
+{
+  if (LB == 1) {
+    const unsigned t01 = __byte_perm (v[4 * k], v[4 * k + 1], 0x6240);
+    const unsigned t23 = __byte_perm (v[4 * k + 2], v[4 * k + 3], 0x6240);
+
+    *r0 = __byte_perm (t01, t23, 0x5410);
+    *r1 = __byte_perm (t01, t23, 0x7632);
+  } else {
+    *r0 = __byte_perm (v[2 * k], v[2 * k + 1], 0x5410);
+    *r1 = __byte_perm (v[2 * k], v[2 * k + 1], 0x7632);
+  }
+}
+
+/* The 5x5 median of a plane of one sample a pixel, LB bytes a sample. */
+template < int LB, int TW > __global__ static void
+__launch_bounds__ (WB_TX * WB_TY, WB_MED5_BLOCKS)
+nl_med5 (const __grid_constant__ CfNlByteArgs a)
+{
+  constexpr int R = WB_MED5_R, TILE_W = Tile < TW, R >::W;
+  __shared__ unsigned tile[Tile < TW, R >::H][TILE_W];
+  const CfNlBytePlane & pl = a.planes[blockIdx.z];
+  const long long wx0 = (long long) blockIdx.x * WB_TX * TW;
+  const int y0 = blockIdx.y * WB_TY * WB_ROWS;
+
+  if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
+    return;
+  load_tile < LB, TW, R > (tile, pl, a, wx0, y0);
+  __syncthreads ();
+
+  const int lx = threadIdx.x * TW;      /* the thread's first word */
+  const long long bx = (wx0 + lx) * 4;  /* and its first byte */
+  const int ly = threadIdx.y * WB_ROWS; /* its first row in the tile's
+                                         * outputs, R rows down the tile */
+  unsigned v[Med5 < LB, TW >::P];
+
+  if (bx >= pl.row_bytes || y0 + ly >= pl.height)
+    return;
+  median5 < LB, TW > (&tile[ly][lx], TILE_W, v);
+
+  unsigned char *d0 = pl.dst + (long long) (y0 + ly) * pl.dst_stride + bx;
+  const bool second = y0 + ly + 1 < pl.height;
+
+#pragma unroll
+  for (int k = 0; k < TW; k++) {
+    const int tail = (int) min ((long long) pl.row_bytes - (bx + 4 * k), 4LL);
+    unsigned r0, r1;
+
+    pack_rows < LB, TW > (v, k, &r0, &r1);
+    store_word (d0 + 4 * k, r0, tile[ly + R][lx + 1 + k], tail, pl);
+    if (second)
+      store_word (d0 + pl.dst_stride + 4 * k, r1,
+          tile[ly + R + 1][lx + 1 + k], tail, pl);
   }
 }
 
@@ -533,9 +714,9 @@ thread_words (int lb, int ps, long long bytes)
   return 1;
 }
 
-/* The kernel for one layout, median or min/max. */
+/* The 3x3 kernel for one layout, median or min/max. */
 template < bool MEDIAN > cudaError_t
-launch (int lb, int ps, int tw, dim3 grid, dim3 block,
+launch3 (int lb, int ps, int tw, dim3 grid, dim3 block,
     const CfNlByteArgs & a, cudaStream_t stream)
 {
   if (lb == 1 && ps == 1 && tw == 1)
@@ -557,64 +738,142 @@ launch (int lb, int ps, int tw, dim3 grid, dim3 block,
   return cudaGetLastError ();
 }
 
-}                               /* namespace */
-
-cudaError_t
-cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
-    const CfNonlin * nl, cudaStream_t stream)
+/* Words a thread takes for the 5x5 median: eight samples, the columns of
+ * two sorted once for the four of its halo, as many as its registers
+ * hold without spilling. */
+int
+med5_words (int lb)
 {
-  CfNlByteArgs a;
-  const CfNlPass *p = nl->passes;
-  int n_planes = 0, lb = 0;
-  /* the window: rows (dy + 1) x columns (dx + 1) bits */
-  int rows = 0, cols = 0;
-  bool median = false, take_max = false;
+  return lb == 1 ? 2 : 4;
+}
 
-  memset (&a, 0, sizeof (a));
-  a.border = kp->border;
-  a.border_value = kp->border_value;
+/* The kernel for one layout and operation. */
+cudaError_t
+launch (CfNlWholeRows op, int lb, int ps, int tw, dim3 grid, dim3 block,
+    const CfNlByteArgs & a, cudaStream_t stream)
+{
+  if (op == CF_NL_WHOLE_ROWS_MEDIAN5 && lb == 1 && ps == 1 && tw == 2)
+    nl_med5 < 1, 2 > <<<grid, block, 0, stream >>> (a);
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN5 && lb == 2 && ps == 2 && tw == 4)
+    nl_med5 < 2, 4 > <<<grid, block, 0, stream >>> (a);
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
+    return cudaErrorNotSupported;
+  else if (op == CF_NL_WHOLE_ROWS_MEDIAN3)
+    return launch3 < true > (lb, ps, tw, grid, block, a, stream);
+  else
+    return launch3 < false > (lb, ps, tw, grid, block, a, stream);
+  return cudaGetLastError ();
+}
+
+/* What one whole-row launch makes of each window: the operation, and
+ * for a min/max its rectangle within 3x3 (rows (dy + 1) x columns
+ * (dx + 1) bits) and whether it is a max. */
+struct WbProgram
+{
+  CfNlWholeRows op;
+  int rows, cols;
+  bool take_max;
+};
+
+/* The program nl as one whole-row launch; false when it is none. */
+bool
+whole_rows_program (const CfNonlin * nl, WbProgram * w)
+{
+  const CfNlPass *p = nl->passes;
+
+  w->op = CF_NL_WHOLE_ROWS_MINMAX;
+  w->rows = w->cols = 0;
+  w->take_max = false;
   if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME && p[0].dst == CF_NL_OUT
       && p[0].step == CF_NL_MEDIAN && p[0].len == 3 && nl->rank == 4) {
-    median = true;
+    w->op = CF_NL_WHOLE_ROWS_MEDIAN3;
+  } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
+      && p[0].dst == CF_NL_OUT && p[0].step == CF_NL_MEDIAN
+      && p[0].len == 5 && nl->rank == 12) {
+    w->op = CF_NL_WHOLE_ROWS_MEDIAN5;
   } else if (nl->n_passes == 2 && p[0].src == CF_NL_FRAME
       && p[1].src == p[0].dst && p[1].dst == CF_NL_OUT
       && ((p[0].step == CF_NL_MIN_ROW && p[1].step == CF_NL_MIN_COL)
           || (p[0].step == CF_NL_MAX_ROW && p[1].step == CF_NL_MAX_COL))) {
-    if (!line_bits (p[0].len, p[0].anchor, &cols) ||
-        !line_bits (p[1].len, p[1].anchor, &rows))
-      return cudaErrorNotSupported;
-    take_max = p[0].step == CF_NL_MAX_ROW;
+    if (!line_bits (p[0].len, p[0].anchor, &w->cols) ||
+        !line_bits (p[1].len, p[1].anchor, &w->rows))
+      return false;
+    w->take_max = p[0].step == CF_NL_MAX_ROW;
   } else if (nl->n_passes == 1 && p[0].src == CF_NL_FRAME
       && p[0].dst == CF_NL_OUT && p[0].step >= CF_NL_MIN_ROW
       && p[0].step <= CF_NL_MAX_COL) {
     int bits;
 
     if (!line_bits (p[0].len, p[0].anchor, &bits))
-      return cudaErrorNotSupported;
-    take_max = p[0].step == CF_NL_MAX_ROW || p[0].step == CF_NL_MAX_COL;
+      return false;
+    w->take_max = p[0].step == CF_NL_MAX_ROW || p[0].step == CF_NL_MAX_COL;
     if (p[0].step <= CF_NL_MAX_ROW) {
-      cols = bits;
-      rows = 2;
+      w->cols = bits;
+      w->rows = 2;
     } else {
-      cols = 2;
-      rows = bits;
+      w->cols = 2;
+      w->rows = bits;
     }
   } else {
     /* structuring elements: the launcher has no host copy of the table */
-    return cudaErrorNotSupported;
+    return false;
   }
+  return true;
+}
 
+/* The frame's planes for operation op (planes[] of n, the samples' bytes
+ * lb); false when the kernel does not take them. */
+bool
+whole_rows_planes (const CfDeviceFrame * frame, CfNlWholeRows op,
+    CfNlBytePlane * planes, int *n, int *lb)
+{
+  if (!make_planes (frame, planes, n, lb) || *n == 0)
+    return false;
+  /* the 5x5 median's lanes are two rows: one sample a pixel only */
+  if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
+    for (int i = 0; i < *n; i++)
+      if (planes[i].pixel_stride != *lb)
+        return false;
+  return true;
+}
+
+}                               /* namespace */
+
+extern "C" CfNlWholeRows
+cf_nonlin_whole_rows (const CfDeviceFrame * frame, const CfNonlin * nl)
+{
   CfNlBytePlane planes[CF_MAX_PLANES];
+  WbProgram w;
+  int n, lb;
 
-  if (!make_planes (frame, planes, &n_planes, &lb) || n_planes == 0)
+  if (!whole_rows_program (nl, &w) ||
+      !whole_rows_planes (frame, w.op, planes, &n, &lb))
+    return CF_NL_WHOLE_ROWS_NONE;
+  return w.op;
+}
+
+cudaError_t
+cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
+    const CfNonlin * nl, cudaStream_t stream)
+{
+  CfNlByteArgs a;
+  CfNlBytePlane planes[CF_MAX_PLANES];
+  WbProgram w;
+  int n_planes = 0, lb = 0;
+
+  if (!whole_rows_program (nl, &w) ||
+      !whole_rows_planes (frame, w.op, planes, &n_planes, &lb))
     return cudaErrorNotSupported;
+  memset (&a, 0, sizeof (a));
+  a.border = kp->border;
+  a.border_value = kp->border_value;
   /* a max is the min of the complements within each lane's samples */
-  a.flip = take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
+  a.flip = w.take_max ? (lb == 1 ? 0x00FF00FFu : 0xFFFFFFFFu) : 0u;
   for (int j = 0; j < 3; j++) {
-    a.row_off[j] = (rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
-    a.col_off[j] = (cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
+    a.row_off[j] = (w.rows & (1 << j)) ? 0u : 0xFFFFFFFFu;
+    a.col_off[j] = (w.cols & (1 << j)) ? 0u : 0xFFFFFFFFu;
   }
-  a.full = rows == 7 && cols == 7;
+  a.full = w.rows == 7 && w.cols == 7;
 
   /* One launch for the planes of each pixel stride (NV12: its luma, then
    * its chroma pairs); the planes are independent. */
@@ -635,13 +894,13 @@ cf_nl_bytes_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
         max_bytes = max (max_bytes, planes[i].row_bytes);
         max_h = max (max_h, planes[i].height);
       }
-    const int tw = thread_words (lb, ps, (long long) max_bytes * max_h);
+    const int tw = w.op == CF_NL_WHOLE_ROWS_MEDIAN5 ? med5_words (lb) :
+        thread_words (lb, ps, (long long) max_bytes * max_h);
     const int span = WB_TX * 4 * tw;
     dim3 grid ((max_bytes + span - 1) / span,
         (max_h + WB_TY * WB_ROWS - 1) / (WB_TY * WB_ROWS), n);
 
-    err = median ? launch < true > (lb, ps, tw, grid, block, a, stream) :
-        launch < false > (lb, ps, tw, grid, block, a, stream);
+    err = launch (w.op, lb, ps, tw, grid, block, a, stream);
     if (err != cudaSuccess)
       return err;
   }

@@ -27,6 +27,22 @@ cudaError_t cf_nonlin_run (const CfDeviceFrame * frame,
     const int groups[CF_MAX_CHANNELS][3], unsigned short *scratch,
     cudaStream_t stream);
 
+/* The whole-row kernel (kernels/cf-nonlin-bytes.cu) that runs a frame's
+ * program in one launch, or NONE when the tiled kernels run it. */
+typedef enum
+{
+  CF_NL_WHOLE_ROWS_NONE,
+  CF_NL_WHOLE_ROWS_MINMAX,      /* a min or max within 3x3 */
+  CF_NL_WHOLE_ROWS_MEDIAN3,
+  CF_NL_WHOLE_ROWS_MEDIAN5      /* planes of one sample a pixel */
+} CfNlWholeRows;
+
+/* Which whole-row kernel cf_nonlin_run gives the frame (its channels,
+ * plane addresses and strides) and program: a host decision, no device
+ * needed. */
+CfNlWholeRows cf_nonlin_whole_rows (const CfDeviceFrame * frame,
+    const CfNonlin * nl);
+
 #ifdef __cplusplus
 }
 #endif

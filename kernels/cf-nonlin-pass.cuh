@@ -111,7 +111,8 @@ cudaError_t cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
 /* A whole program of one 3x3 median, or a min/max window within 3x3 (a
  * rectangle's row and column passes, or either alone), from the frame to
  * the output on whole rows of 8- or 16-bit samples, every channel of a
- * plane in one lane-wise operation (cf-nonlin-bytes.cu).
+ * plane in one lane-wise operation; or of one 5x5 median on planes of one
+ * 8- or 16-bit sample a pixel (cf-nonlin-bytes.cu).
  * cudaErrorNotSupported for any other program or layout. */
 cudaError_t cf_nl_bytes_run (const CfDeviceFrame * frame,
     const CfKernelParams * kp, const CfNonlin * nl, cudaStream_t stream);

@@ -4,8 +4,9 @@
  */
 /* cudafilter: the nonlinear operations' launcher: one launch a pass of
  * the spec's program (CfNonlin), every channel job of the frame in it
- * (blockIdx.z).  A 3x3 median or min/max on 8- or 16-bit planes runs
- * whole in one launch on whole rows (cf-nonlin-bytes.cu).  Medians,
+ * (blockIdx.z).  A 3x3 median or min/max on 8- or 16-bit planes, and a
+ * 5x5 median on planes of one such sample a pixel, run whole in one
+ * launch on whole rows (cf-nonlin-bytes.cu).  Medians,
  * structuring elements and rectangles' rows and
  * columns run on shared-memory tiles (cf-nonlin-window.cu,
  * cf-nonlin-line.cu), bilaterals on tiles with their tables
@@ -126,7 +127,8 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
   if (max_w <= 0 || max_h <= 0)
     return cudaSuccess;
 
-  /* The smallest windows on 8- and 16-bit planes: all passes in one. */
+  /* The smallest windows and the 5x5 median on 8- and 16-bit planes:
+   * all passes in one. */
   {
     const cudaError_t err = cf_nl_bytes_run (frame, kp, nl, stream);
 

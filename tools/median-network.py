@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Writes src/cpu/cf-nonlin-med5.h: the comparators of the fast CPU backend's
-5x5 median (src/cpu/cf-nonlin-rows.c) as min/max statements, and proves them on
+"""Writes kernels/cf-nonlin-med5.h: the comparators of the 5x5 median of the
+fast CPU backend (src/cpu/cf-nonlin-rows.c) and of the CUDA whole-row kernel
+(kernels/cf-nonlin-bytes.cu) as min/max statements, and proves them on
 every 0/1 input (a min/max network that selects rank 12 of every 0/1
 window selects it of every window).
 
@@ -9,9 +10,12 @@ that hold a column); two pairs of neighbouring columns are merged
 (Batcher's odd-even merge, each pair shared by two windows); of the merge
 of the two pairs only ranks 7..12 matter, and the median is the smallest
 of q[12] and max (q[12 - i], e[i - 1]), i = 1..5, e the fifth column.
-Comparators whose output the median never reads are dropped.
+Comparators whose output the median never reads are dropped.  The last
+step is also written in two halves: ranks 7..12 of the two pairs' merge
+(shared by the two windows that hold both pairs, the fifth column on
+either side), then the median from those and the fifth column.
 
-  tools/median-network.py > src/cpu/cf-nonlin-med5.h
+  tools/median-network.py > kernels/cf-nonlin-med5.h
 """
 import itertools
 
@@ -104,6 +108,14 @@ def main():
     for i in range(1, 6):
         med = fin.op('MIN', med, fin.op('MAX', q[12 - i], 'e[%d]' % (i - 1)))
     fops = prune(fin, [med])
+    # The same median in two halves: the merge's ranks 7..12, q[0..5]...
+    core = prune(fin, q[7:13])
+    # ... then with the fifth column.
+    edge = Net()
+    emed = 'q[5]'
+    for i in range(1, 6):
+        emed = edge.op('MIN', emed,
+                       edge.op('MAX', 'q[%d]' % (5 - i), 'e[%d]' % (i - 1)))
 
     # Every 0/1 window (columns sorted: z zeros on top of 5 - z ones).
     for zs in itertools.product(range(6), repeat=5):
@@ -118,12 +130,17 @@ def main():
         mp |= {'e[%d]' % i: env['e[%d]' % i] for i in range(5)}
         ones = sum(5 - z for z in zs)
         assert run(fops, mp)[med] == int(25 - ones <= 12), zs
+        env3 = run(core, mp)
+        qe = {'q[%d]' % i: env3[q[7 + i]] for i in range(6)}
+        qe |= {'e[%d]' % i: mp['e[%d]' % i] for i in range(5)}
+        assert run(edge.ops, qe)[emed] == int(25 - ones <= 12), zs
 
     print('''/* cudafilter
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter engine: the 5x5 median's comparators (written by
+/* cudafilter: the 5x5 median's comparators, for the fast CPU backend (gcc)
+ * and the CUDA kernels (nvcc) alike, given MIN and MAX (written by
  * tools/median-network.py, which proves them on every 0/1 window). */
 #ifndef CF_NONLIN_MED5_H
 #define CF_NONLIN_MED5_H
@@ -138,6 +155,14 @@ def main():
     print('/* med = the median of merged pairs m, p and sorted e (%d min or max). */'
           % len(fops))
     emit('CF_MED5_FINAL', ['m', 'p', 'e', 'med'], fops, [('med', med)])
+    print('/* q[0..5] = ranks 7..12 of merged pairs m and p (%d min or max): '
+          'the\n * part of CF_MED5_FINAL shared by the windows on either '
+          'side. */' % len(core))
+    emit('CF_MED5_CORE', ['m', 'p', 'q'], core,
+         [('q[%d]' % i, q[7 + i]) for i in range(6)])
+    print('/* med = the median of ranks q[0..5] and sorted e (%d min or max). */'
+          % len(edge.ops))
+    emit('CF_MED5_EDGE', ['q', 'e', 'med'], edge.ops, [('med', emed)])
     print('#endif /* CF_NONLIN_MED5_H */')
 
 

@@ -6,12 +6,16 @@
  * single-sample planes, separable up to 13 taps in fp32 and gradient pairs
  * up to 7, dense 3x3 and 5x5 (cf-fast-kernels.cuh), and the general kernel for
  * everything else, its tile as tall as the shared memory allows, or the
- * long general kernel past the tile or 63 separable taps (cf-filter.cu). */
+ * long general kernel past the tile or 63 separable taps (cf-filter.cu).
+ * Nonlinear programs: the whole-row kernel for 3x3 medians and min/max and
+ * for 5x5 medians of one sample a pixel (cf-nonlin-bytes.cu), the tiles
+ * for the rest. */
 #include <string.h>
 #include "cf-spec.h"
 #include "cf-layout.h"
 #include "cf-launch.h"
 #include "cf-region-inplace.h"
+#include "cf-nonlin-launch.h"
 
 #define H200_OPTIN 232448       /* bytes of shared memory a block, sm_90 */
 #define SM75_OPTIN 65536
@@ -237,6 +241,93 @@ test_empty_and_invalid (void)
  * samples numbered region by region, row-major; strips as deep as the
  * reach; anything the launch cannot take is left to the tiles' launches
  * (cudaErrorNotSupported). */
+/* The whole-row kernel cf_nonlin_run gives `spec` (kernel_size k) on a
+ * 64 x 48 frame of `layout` ("gray8", "gray16", "i420", "nv12", "rgba"),
+ * planes at stand-in addresses (never read) with strides of `pad` more
+ * bytes than a row's. */
+static CfNlWholeRows
+whole_rows (CfFilter filter, int k, const char *layout, int pad)
+{
+  /* words: 4-byte aligned, as device allocations are */
+  static guint32 src[3][16], dst[3][16];
+  CfParams params;
+  CfSpec *spec;
+  CfLayout l;
+  CfDeviceFrame frame;
+  GError *err = NULL;
+  int depth = strcmp (layout, "gray16") == 0 ? 16 : 8;
+  CfNlWholeRows kind;
+
+  cf_params_init (&params);
+  params.filter = filter;
+  params.kernel_size = k;
+  spec = cf_spec_new_for_depth (&params, depth, &err);
+  g_assert_no_error (err);
+
+  memset (&l, 0, sizeof l);
+  if (strcmp (layout, "i420") == 0 || strcmp (layout, "nv12") == 0) {
+    gboolean nv12 = strcmp (layout, "nv12") == 0;
+
+    l.sample_bytes = 1;
+    cf_layout_add_channel (&l, CF_CHANNEL_FILTER, 0, 64, 48, 1, 0, 0);
+    cf_layout_add_channel (&l, CF_CHANNEL_FILTER, 1, 32, 24, nv12 ? 2 : 1,
+        0, 0);
+    cf_layout_add_channel (&l, CF_CHANNEL_FILTER, nv12 ? 1 : 2, 32, 24,
+        nv12 ? 2 : 1, nv12 ? 1 : 0, 0);
+  } else {
+    cf_layout_init_interleaved (&l, 64, 48, strcmp (layout, "rgba") == 0 ?
+        4 : 1, depth / 8, 0x7);
+  }
+
+  memset (&frame, 0, sizeof frame);
+  for (int p = 0; p < 3; p++) {
+    frame.src[p] = (const unsigned char *) src[p];
+    frame.dst[p] = (unsigned char *) dst[p];
+  }
+  for (int c = 0; c < l.n_channels; c++) {
+    const CfChannel *ch = &l.channels[c];
+
+    frame.src_stride[ch->plane] = frame.dst_stride[ch->plane] =
+        ch->width * ch->pixel_stride + pad;
+  }
+  frame.n_channels = l.n_channels;
+  memcpy (frame.channels, l.channels, sizeof (CfChannel) * l.n_channels);
+  kind = cf_nonlin_whole_rows (&frame, &spec->nl);
+  cf_spec_free (spec);
+  return kind;
+}
+
+static void
+test_nonlin_whole_rows (void)
+{
+  /* 3x3: every layout of 8- or 16-bit samples */
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 3, "gray8", 0), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN3);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 3, "rgba", 0), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN3);
+  g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "nv12", 0), ==,
+      CF_NL_WHOLE_ROWS_MINMAX);
+  /* 5x5 median: planes of one sample a pixel */
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "gray8", 0), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN5);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "gray16", 0), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN5);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "i420", 4), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN5);
+  /* ... not chroma pairs or pixels of four samples: the tiles */
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "nv12", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "rgba", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  /* rows that are not 4-byte aligned, larger windows: the tiles */
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "gray8", 1), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 7, "gray8", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 5, "gray8", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+}
+
 static void
 test_region_inplace (void)
 {
@@ -339,5 +430,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/long", test_long);
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
   g_test_add_func ("/plan/region-inplace", test_region_inplace);
+  g_test_add_func ("/plan/nonlin-whole-rows", test_nonlin_whole_rows);
   return g_test_run ();
 }

@@ -943,11 +943,11 @@ find_filter_case (const char *name)
 
 /* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
  * words of bytes a thread (thread_words () in cf-nonlin-bytes.cu), at
- * odd widths (a row's last word partial). */
+ * odd widths (a row's last word partial); the 5x5 median there too. */
 static void
 test_large_whole_rows (void)
 {
-  static const char *names[] = { "median-3", "erode-rect-3" };
+  static const char *names[] = { "median-3", "erode-rect-3", "median-5" };
   static const struct
   {
     LayoutId layout;
@@ -982,6 +982,58 @@ test_large_whole_rows (void)
         cf_spec_free (spec);
       }
   g_rand_free (rand);
+}
+
+/* The 5x5 median on whole rows (cf-nonlin-bytes.cu): planes of one 8- or
+ * 16-bit sample a pixel, at sizes about a block's 256 samples x 16 rows
+ * and below the window, every border; NV12 and RGBA take the tiles (the
+ * same bytes either way). */
+static void
+test_median5_whole_rows (void)
+{
+  static const LayoutId layouts[] = {
+    LAYOUT_GRAY8, LAYOUT_GRAY16, LAYOUT_I420, LAYOUT_I420_16, LAYOUT_NV12,
+    LAYOUT_RGBA8,
+  };
+  static const Size frames[] = {
+    {2, 2}, {3, 4}, {5, 5}, {6, 1}, {1, 6}, {9, 3}, {255, 17}, {257, 16},
+    {259, 33}, {511, 15}, {513, 31}, {771, 49},
+  };
+  const FilterCase *fc;
+  GRand *rand;
+  int failures = 0, cases = 0;
+
+  if (!need_device ())
+    return;
+
+  fc = find_filter_case ("median-5");
+  rand = g_rand_new_with_seed (0x5e5);
+  for (int b = 0; b <= CF_BORDER_CONSTANT; b++)
+    for (guint li = 0; li < G_N_ELEMENTS (layouts); li++) {
+      CfSpec *spec = make_spec (fc, b, layout_depth (layouts[li]));
+
+      for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
+        TestFrame f = { 0 };
+        char *what;
+
+        make_layout (&f.layout, layouts[li], frames[i].w, frames[i].h);
+        test_frame_alloc (&f, rand);
+        run_both (&f, spec);
+        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
+            border_names[b], layout_names[layouts[li]], frames[i].w,
+            frames[i].h);
+        if (!outputs_match (&f, what))
+          failures++;
+        cases++;
+        g_free (what);
+        test_frame_clear (&f);
+      }
+      cf_spec_free (spec);
+    }
+  g_rand_free (rand);
+  if (failures)
+    g_test_message ("%d of %d cases differ", failures, cases);
+  g_assert_cmpint (failures, ==, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1562,6 +1614,8 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
+  g_test_add_func ("/gpu-parity/median-5-whole-rows",
+      test_median5_whole_rows);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
   g_test_add_func ("/gpu-parity/regions", test_regions);
   g_test_add_func ("/gpu-parity/regions-device", test_regions_device);

@@ -2,7 +2,8 @@
  * Copyright (C) 2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter engine: the 5x5 median's comparators (written by
+/* cudafilter: the 5x5 median's comparators, for the fast CPU backend (gcc)
+ * and the CUDA kernels (nvcc) alike, given MIN and MAX (written by
  * tools/median-network.py, which proves them on every 0/1 window). */
 #ifndef CF_NONLIN_MED5_H
 #define CF_NONLIN_MED5_H
@@ -71,6 +72,42 @@
     const T t76 = MAX (t59, e[3]); const T t77 = MIN (t75, t76); \
     const T t78 = MAX (t58, e[4]); const T t79 = MIN (t77, t78); \
     med = t79; \
+  } while (0)
+
+/* q[0..5] = ranks 7..12 of merged pairs m and p (36 min or max): the
+ * part of CF_MED5_FINAL shared by the windows on either side. */
+#define CF_MED5_CORE(T, m, p, q) do { \
+    const T t1 = MAX (m[0], p[0]); const T t2 = MIN (m[8], p[8]); \
+    const T t4 = MIN (t2, t1); const T t5 = MAX (t2, t1); \
+    const T t6 = MIN (m[4], p[4]); const T t7 = MAX (m[4], p[4]); \
+    const T t9 = MAX (t6, t4); const T t10 = MIN (t7, t5); \
+    const T t13 = MAX (m[2], p[2]); const T t14 = MIN (m[6], p[6]); \
+    const T t16 = MIN (t14, t13); const T t17 = MAX (t14, t13); \
+    const T t21 = MAX (t16, t9); const T t22 = MIN (t17, t10); \
+    const T t23 = MAX (t17, t10); const T t27 = MAX (m[1], p[1]); \
+    const T t28 = MIN (m[9], p[9]); const T t30 = MIN (t28, t27); \
+    const T t31 = MAX (t28, t27); const T t32 = MIN (m[5], p[5]); \
+    const T t33 = MAX (m[5], p[5]); const T t35 = MAX (t32, t30); \
+    const T t36 = MIN (t33, t31); const T t39 = MAX (m[3], p[3]); \
+    const T t40 = MIN (m[7], p[7]); const T t42 = MIN (t40, t39); \
+    const T t43 = MAX (t40, t39); const T t46 = MIN (t42, t35); \
+    const T t47 = MAX (t42, t35); const T t48 = MIN (t43, t36); \
+    const T t58 = MIN (t46, t21); const T t59 = MAX (t46, t21); \
+    const T t60 = MIN (t47, t22); const T t61 = MAX (t47, t22); \
+    const T t62 = MIN (t48, t23); const T t63 = MAX (t48, t23); \
+    q[0] = t58; q[1] = t59; \
+    q[2] = t60; q[3] = t61; \
+    q[4] = t62; q[5] = t63; \
+  } while (0)
+
+/* med = the median of ranks q[0..5] and sorted e (10 min or max). */
+#define CF_MED5_EDGE(T, q, e, med) do { \
+    const T t0 = MAX (q[4], e[0]); const T t1 = MIN (q[5], t0); \
+    const T t2 = MAX (q[3], e[1]); const T t3 = MIN (t1, t2); \
+    const T t4 = MAX (q[2], e[2]); const T t5 = MIN (t3, t4); \
+    const T t6 = MAX (q[1], e[3]); const T t7 = MIN (t5, t6); \
+    const T t8 = MAX (q[0], e[4]); const T t9 = MIN (t7, t8); \
+    med = t9; \
   } while (0)
 
 #endif /* CF_NONLIN_MED5_H */
