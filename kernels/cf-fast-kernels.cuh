@@ -233,13 +233,10 @@ load_interior (unsigned *raw, const unsigned char *src, long long ss)
     __syncthreads ();
     return;
   }
-  /* Loads in batches of up to 16 a thread: a 13-tap tile in one round
-   * trip.  A block's latency is what small grids (regions) wait for:
-   * 6 a batch took a 4K RGBA 5 % region 1 us longer (bench/README.md);
-   * whole frames measured the same. */
+  /* Loads in batches: enough in flight, few registers held. */
   constexpr int TOTAL = S::RW * S::RH;
   constexpr int IT = (TOTAL + THREADS - 1) / THREADS;
-  constexpr int BATCH = 16;
+  constexpr int BATCH = 6;
 #pragma unroll
   for (int k0 = 0; k0 < IT; k0 += BATCH) {
     unsigned v[BATCH];
