@@ -106,10 +106,12 @@ struct CfFastPlan
   int job_channel[CF_FAST_JOBS];        /* a channel of each job */
   CfFastArgs a;
   bool use_float;               /* separable sums in fp32 (exact here) */
-  bool has_fast;                /* fast holds an FMA kernel (also beside mma) */
   CfKernelPick < CfFastArgs > fast;
-  int tile_w, tile_h;           /* fast's tile, pixels */
-  int resident;                 /* fast's blocks the device runs at once */
+  /* Regions in place (cf_fast_run_inplace): region's kernel, its tile in
+   * pixels and the blocks of it the device runs at once (0: none). */
+  CfKernelPick < CfFastArgs > region;
+  int tile_w, tile_h;
+  int resident;
   bool mma;                     /* tensor cores: m and mma_kernel instead */
   CfMmaArgs m;
   CfKernelPick < CfMmaArgs > mma_kernel;

@@ -143,24 +143,24 @@ tap < int > (const FastArgs & a, int k, int d, int i)
   return a.iw[k][d][i];
 }
 
-/* The tile a block filters: its job, its first output and the end of the
- * outputs it may write (the plane's, or its rectangle's). */
+/* The tile a block filters: its job, its first output and (REGION) the
+ * end of its rectangle. */
 struct Tile
 {
   int job, x0, y0, x_end, y_end;
 };
 
-/* False: the block has nothing to filter (past a smaller plane). */
-template < int TW, int TH > __device__ __forceinline__ bool
+/* False: the block has nothing to filter (past a smaller plane).  Whole
+ * frames (REGION false) are the grid (x, y, job); regions in place are
+ * the rectangles' tiles (FastArgs::region). */
+template < int TW, int TH, bool REGION > __device__ __forceinline__ bool
 block_tile (const FastArgs & a, Tile & t)
 {
-  if (a.n_regions == 0) {
+  if constexpr (!REGION) {
     t.job = blockIdx.z;
     t.x0 = blockIdx.x * TW;
     t.y0 = blockIdx.y * TH;
-    t.x_end = a.width[t.job];
-    t.y_end = a.height[t.job];
-    return t.x0 < t.x_end && t.y0 < t.y_end;
+    return t.x0 < a.width[t.job] && t.y0 < a.height[t.job];
   }
   int k = 0;
   while (k + 1 < a.n_regions && (int) blockIdx.x >= a.region[k + 1].first)
@@ -175,12 +175,26 @@ block_tile (const FastArgs & a, Tile & t)
   return true;
 }
 
+/* The end of the outputs a tile may write: its plane's (read from the
+ * parameters where they are used) or its rectangle's. */
+template < bool REGION > __device__ __forceinline__ int
+tile_x_end (const FastArgs & a, const Tile & t)
+{
+  return REGION ? t.x_end : a.width[t.job];
+}
+
+template < bool REGION > __device__ __forceinline__ int
+tile_y_end (const FastArgs & a, const Tile & t)
+{
+  return REGION ? t.y_end : a.height[t.job];
+}
+
 /* Regions in place: this block has read its tile (load_tile ends with a
  * barrier), so others may write over it. */
-__device__ __forceinline__ void
+template < bool REGION > __device__ __forceinline__ void
 region_arrive (const FastArgs & a)
 {
-  if (a.barrier != NULL && threadIdx.x == 0)
+  if (REGION && threadIdx.x == 0)
     asm volatile ("red.release.gpu.global.add.u32 [%0], 1;"::"l" (a.barrier)
         :"memory");
 }
@@ -188,10 +202,10 @@ region_arrive (const FastArgs & a)
 /* Regions in place: waits until every block of the launch has read its
  * tile.  They all run at once (a cooperative launch); past ten seconds
  * the launch faults (the element posts an error) instead of hanging. */
-__device__ __forceinline__ void
+template < bool REGION > __device__ __forceinline__ void
 region_wait (const FastArgs & a)
 {
-  if (a.barrier == NULL)
+  if (!REGION)
     return;
   if (threadIdx.x == 0) {
     unsigned long long start, now;
@@ -348,7 +362,7 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
 /* Writes the outputs of rows [r0, r0 + M) of column c (tile coordinates):
  * acc[k][f][n] are the sums; the raw tile gives the centre samples. */
 template < int CH, int NF, int K, int NK, int M, class S, bool SWZ,
-    int OP, typename A > __device__ __forceinline__ void
+    int OP, bool REGION, typename A > __device__ __forceinline__ void
 store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
     int c, int r0, A (&acc)[NK][NF][M])
 {
@@ -356,14 +370,14 @@ store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
   const int job = t.job, x0 = t.x0, y0 = t.y0;
   const int x = x0 + c;
 
-  if (x >= t.x_end)
+  if (x >= tile_x_end < REGION > (a, t))
     return;
   unsigned char *dst = a.dst[job] + (long long) x * CH;
   const long long ds = a.ds[job];
 #pragma unroll
   for (int n = 0; n < M; n++) {
     const int y = y0 + r0 + n;
-    if (y >= t.y_end)
+    if (y >= tile_y_end < REGION > (a, t))
       break;
     if (CH == 4) {
       const int cc = c + R;
@@ -388,8 +402,12 @@ store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
   }
 }
 
-template < int CH, int NF, int K, int NK, int OP, typename A >
-__global__ void __launch_bounds__ (THREADS)
+/* REGION: the regions-in-place instance (cf_fast_run_inplace), a block a
+ * rectangle's tile, every block's reads before any block's writes.  Its
+ * own instance: whole frames run none of its code (inline, its tests cost
+ * whole-frame Sobel and Laplacian 3-6 %, more registers). */
+template < int CH, int NF, int K, int NK, int OP, typename A,
+    bool REGION = false > __global__ void __launch_bounds__ (THREADS)
 sep_kernel (const __grid_constant__ FastArgs a)
 {
   constexpr int TH = tile_rows < CH, NK >;
@@ -403,10 +421,10 @@ sep_kernel (const __grid_constant__ FastArgs a)
   A *hs = (A *) (smem + S::H_OFF);
   Tile t;
 
-  if (!block_tile < TW, TH > (a, t))
+  if (!block_tile < TW, TH, REGION > (a, t))
     return;
   load_tile < CH, K, S, true > (smem, a, t.job, t.x0, t.y0);
-  region_arrive (a);
+  region_arrive < REGION > (a);
 
   /* Horizontal: N outputs of one row from N + K - 1 samples in registers. */
   {
@@ -453,7 +471,7 @@ sep_kernel (const __grid_constant__ FastArgs a)
 
   /* Regions in place: wait here, where few registers are live (waiting
    * after the vertical pass held its sums through the wait and spilled). */
-  region_wait (a);
+  region_wait < REGION > (a);
 
   /* Vertical: M outputs down one column from M + K - 1 sums. */
   const int c = threadIdx.x % TW;
@@ -478,7 +496,8 @@ sep_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  store_column < CH, NF, K, NK, M, S, true, OP > (a, raw, t, c, r0, acc);
+  store_column < CH, NF, K, NK, M, S, true, OP, REGION > (a, raw, t, c, r0,
+      acc);
 }
 
 /* Four byte products and their sum in one instruction (unsigned samples,
@@ -522,7 +541,7 @@ dense_kernel (const __grid_constant__ FastArgs a)
   const unsigned *raw = smem + S::RAW_OFF;
   Tile t;
 
-  if (!block_tile < TW, TH > (a, t))
+  if (!block_tile < TW, TH, false > (a, t))
     return;
 
   /* The spec's kw x kh weights, centred in K x K. */
@@ -537,7 +556,6 @@ dense_kernel (const __grid_constant__ FastArgs a)
     }
   }
   load_tile < CH, K, S, false > (smem, a, t.job, t.x0, t.y0);
-  region_arrive (a);
 
   const int c = threadIdx.x % TW;
   const int r0 = (threadIdx.x / TW) * M;
@@ -634,8 +652,8 @@ dense_kernel (const __grid_constant__ FastArgs a)
       }
     }
   }
-  region_wait (a);
-  store_column < CH, NF, K, 1, M, S, false, OP > (a, raw, t, c, r0, acc);
+  store_column < CH, NF, K, 1, M, S, false, OP, false > (a, raw, t, c, r0,
+      acc);
 }
 
 using Pick = CfKernelPick < FastArgs >;
@@ -746,6 +764,41 @@ sep_dispatch (int K, int nk, bool use_float, const FastArgs & a, int n_jobs,
         cudaErrorNotSupported;
   return use_float ? sep_k < CH, NF, 1, float >(K, a, n_jobs, w, h, s) :
       sep_k < CH, NF, 1, int >(K, a, n_jobs, w, h, s);
+}
+
+/* The regions-in-place instances: linear fp32 sums of one kernel
+ * (Gaussian, box; the cases regions are for), up to 13 taps.  Other specs
+ * take the strip kernel or tiles (cf-backend-cuda.c). */
+template < int CH, int NF, int K > cudaError_t
+start_region (Pick & s)
+{
+  using S = Smem < CH, K, NF, true, tile_rows < CH, 1 > >;
+
+  return cf_pick_kernel (s, sep_kernel < CH, NF, K, 1, CF_OP_LINEAR, float,
+      true >, dim3 (1), dim3 (THREADS), S::BYTES);
+}
+
+template < int CH, int NF > cudaError_t
+region_dispatch (int K, int nk, bool use_float, const FastArgs & a, Pick & s)
+{
+  if (nk != 1 || !use_float || a.op != CF_OP_LINEAR)
+    return cudaErrorNotSupported;
+  switch (K) {
+    case 3:
+      return start_region < CH, NF, 3 > (s);
+    case 5:
+      return start_region < CH, NF, 5 > (s);
+    case 7:
+      return start_region < CH, NF, 7 > (s);
+    case 9:
+      return start_region < CH, NF, 9 > (s);
+    case 11:
+      return start_region < CH, NF, 11 > (s);
+    case 13:
+      return start_region < CH, NF, 13 > (s);
+    default:
+      return cudaErrorNotSupported;
+  }
 }
 
 template < int CH, int NF, bool DOT > cudaError_t

@@ -13,3 +13,10 @@ cf_fast_pick_sep_4_3 (int K, int nk, bool use_float, const CfFastArgs & a,
 {
   return sep_dispatch < 4, 3 > (K, nk, use_float, a, n_jobs, w, h, pick);
 }
+
+cudaError_t
+cf_fast_pick_region_4_3 (int K, int nk, bool use_float, const CfFastArgs & a,
+    CfKernelPick < CfFastArgs > &pick)
+{
+  return region_dispatch < 4, 3 > (K, nk, use_float, a, pick);
+}

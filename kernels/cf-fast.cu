@@ -212,39 +212,40 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   a.offset = kp->offset;
   a.amount = kp->amount;
 
-  cudaError_t err;
   if (kp->separable) {
     const bool use_float = sep_weights (&a, kp, sep, K);
+    const int nk = kp->n_kernels;
     p->use_float = use_float;
-    /* The FMA kernel even where tensor cores take whole frames: regions
-     * in place run on it (cf_fast_run_inplace). */
-    if (CH == 1)
-      err = cf_fast_pick_sep_1 (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, p->fast);
-    else if (nf == 3)
-      err = cf_fast_pick_sep_4_3 (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, p->fast);
-    else
-      err = cf_fast_pick_sep_4_4 (K, kp->n_kernels, use_float, a, n_jobs,
-          max_w, max_h, p->fast);
-    p->has_fast = err == cudaSuccess;
-    p->tile_h = cf_fast_tile_h (CH, kp->n_kernels);
+    /* The regions' instance even where tensor cores take whole frames. */
+    if ((CH == 1 ? cf_fast_pick_region_1 (K, nk, use_float, a, p->region) :
+            nf == 3 ? cf_fast_pick_region_4_3 (K, nk, use_float, a,
+                p->region) : cf_fast_pick_region_4_4 (K, nk, use_float, a,
+                p->region)) == cudaSuccess) {
+      p->tile_w = cf_fast_tile_w (CH);
+      p->tile_h = cf_fast_tile_h (CH, nk);
+      p->resident = resident_blocks (p->region);
+    }
 #ifndef CF_NO_MMA
     /* Tensor cores first, where the device and the taps allow. */
-    if (cf_mma_plan (p, major, kp->n_kernels, K) == cudaSuccess)
+    if (cf_mma_plan (p, major, nk, K) == cudaSuccess) {
       p->mma = true;
+      return cudaSuccess;
+    }
 #endif
-  } else {
-    a.gain = 1;
-    err = cf_fast_pick_dense (CH, nf, K, kp->dense_taps_s8, a, n_jobs,
-        max_w, max_h, p->fast);
-    p->has_fast = err == cudaSuccess;
-    p->tile_h = cf_fast_tile_h (CH, 1);
+
+    if (CH == 1)
+      return cf_fast_pick_sep_1 (K, nk, use_float, a, n_jobs, max_w, max_h,
+          p->fast);
+    if (nf == 3)
+      return cf_fast_pick_sep_4_3 (K, nk, use_float, a, n_jobs, max_w,
+          max_h, p->fast);
+    return cf_fast_pick_sep_4_4 (K, nk, use_float, a, n_jobs, max_w, max_h,
+        p->fast);
   }
-  p->tile_w = cf_fast_tile_w (CH);
-  if (p->has_fast)
-    p->resident = resident_blocks (p->fast);
-  return p->mma ? cudaSuccess : err;
+
+  a.gain = 1;
+  return cf_fast_pick_dense (CH, nf, K, kp->dense_taps_s8, a, n_jobs, max_w,
+      max_h, p->fast);
 }
 
 bool
@@ -285,7 +286,7 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
   FastArgs a = p->a;
   int blocks = 0;
 
-  if (!p->has_fast || p->resident <= 0 || !cf_fast_fits (p, frame))
+  if (p->resident <= 0 || !cf_fast_fits (p, frame))
     return cudaErrorNotSupported;
   for (int i = 0; i < n_rects; i++) {
     const CfRect & r = rects[i];
@@ -329,8 +330,8 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
 
   void *params[] = { &a };
   cudaError_t err = cudaLaunchCooperativeKernel ((const void *)
-      p->fast.kernel, dim3 (blocks), p->fast.block, params, p->fast.bytes,
-      stream);
+      p->region.kernel, dim3 (blocks), p->region.block, params,
+      p->region.bytes, stream);
   if (err == cudaErrorCooperativeLaunchTooLarge) {
     /* Fewer blocks fit than the plan counted (another context's share):
      * nothing was queued, the caller takes another path. */
