@@ -106,6 +106,19 @@ resident_blocks (const CfKernelPick < FastArgs > &pick)
   return per_sm * sms;
 }
 
+/* One frame's planes as each job reads and writes them. */
+void
+frame_args (const CfFastPlan * p, const CfDeviceFrame * frame, FastArgs & a)
+{
+  for (int j = 0; j < p->n_jobs; j++) {
+    const int pl = p->job_plane[j];
+    a.src[j] = frame->src[pl] + p->job_offset[j];
+    a.dst[j] = frame->dst[pl] + p->job_offset[j];
+    a.ss[j] = frame->src_stride[pl];
+    a.ds[j] = frame->dst_stride[pl];
+  }
+}
+
 }                               /* namespace */
 
 cudaError_t
@@ -265,13 +278,7 @@ cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
 {
   FastArgs a = p->a;
 
-  for (int j = 0; j < p->n_jobs; j++) {
-    const int pl = p->job_plane[j];
-    a.src[j] = frame->src[pl] + p->job_offset[j];
-    a.dst[j] = frame->dst[pl] + p->job_offset[j];
-    a.ss[j] = frame->src_stride[pl];
-    a.ds[j] = frame->dst_stride[pl];
-  }
+  frame_args (p, frame, a);
   if (p->mma)
     return cf_mma_run (p, a, stream);
   a.dense = dense;
@@ -317,13 +324,7 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
   if (blocks == 0)
     return cudaSuccess;
 
-  for (int j = 0; j < p->n_jobs; j++) {
-    const int pl = p->job_plane[j];
-    a.src[j] = frame->src[pl] + p->job_offset[j];
-    a.dst[j] = frame->dst[pl] + p->job_offset[j];
-    a.ss[j] = frame->src_stride[pl];
-    a.ds[j] = frame->dst_stride[pl];
-  }
+  frame_args (p, frame, a);
   a.dense = dense;
   a.barrier = barrier;
   a.barrier_target = *arrivals + (unsigned) blocks;

@@ -62,9 +62,10 @@ cudaError_t cf_launch_plan_run (const CfLaunchPlan * plan,
  * reads its tile before any block writes: they meet at `barrier`, a
  * device word zeroed once, whose count *arrivals follows (advanced on
  * success; keep one word and count per stream).  cudaErrorNotSupported,
- * with nothing queued, where the plan's kernel cannot: only the fast 8-bit
- * FMA kernels do, up to CF_FAST_REGIONS rectangles and as many tiles as
- * the device runs at once. */
+ * with nothing queued, where the plan cannot: only 8-bit specs with linear
+ * fp32 sums of up to 13 taps do (the fast kernels' regions instance), up to
+ * CF_FAST_REGIONS rectangles and as many tiles as the device runs at
+ * once. */
 cudaError_t cf_launch_plan_run_inplace (const CfLaunchPlan * plan,
     const CfDeviceFrame * frame, const int *dense, const int *chan,
     const CfRect * rects, int n_rects, unsigned *barrier,
