@@ -107,10 +107,9 @@ struct CfFastPlan
   CfFastArgs a;
   bool use_float;               /* separable sums in fp32 (exact here) */
   CfKernelPick < CfFastArgs > fast;
-  /* Regions in place (cf_fast_run_inplace): region's kernel, its tile in
-   * pixels and the blocks of it the device runs at once (0: none). */
+  /* Regions in place (cf_fast_run_inplace): region's kernel and the
+   * blocks of it the device runs at once (0: none). */
   CfKernelPick < CfFastArgs > region;
-  int tile_w, tile_h;
   int resident;
   bool mma;                     /* tensor cores: m and mma_kernel instead */
   CfMmaArgs m;

@@ -233,11 +233,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
     if ((CH == 1 ? cf_fast_pick_region_1 (K, nk, use_float, a, p->region) :
             nf == 3 ? cf_fast_pick_region_4_3 (K, nk, use_float, a,
                 p->region) : cf_fast_pick_region_4_4 (K, nk, use_float, a,
-                p->region)) == cudaSuccess) {
-      p->tile_w = cf_fast_tile_w (CH);
-      p->tile_h = cf_fast_tile_h (CH, nk);
+                p->region)) == cudaSuccess)
       p->resident = resident_blocks (p->region);
-    }
 #ifndef CF_NO_MMA
     /* Tensor cores first, where the device and the taps allow. */
     if (cf_mma_plan (p, major, nk, K) == cudaSuccess) {
@@ -287,9 +284,12 @@ cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
 
 cudaError_t
 cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
-    const int *dense, const int *chan, const CfRect * rects, int n_rects,
-    unsigned *barrier, unsigned *arrivals, cudaStream_t stream)
+    const int *chan, const CfRect * rects, int n_rects, unsigned *barrier,
+    unsigned *arrivals, cudaStream_t stream)
 {
+  /* The regions' instance sums one kernel: its tile is tile_rows <CH, 1>. */
+  const int tile_w = cf_fast_tile_w (p->ch), tile_h = cf_fast_tile_h (p->ch,
+      1);
   FastArgs a = p->a;
   int blocks = 0;
 
@@ -314,9 +314,9 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
     e.y = r.y;
     e.w = r.w;
     e.h = r.h;
-    e.tiles_x = (r.w + p->tile_w - 1) / p->tile_w;
+    e.tiles_x = (r.w + tile_w - 1) / tile_w;
     e.first = blocks;
-    blocks += e.tiles_x * ((r.h + p->tile_h - 1) / p->tile_h);
+    blocks += e.tiles_x * ((r.h + tile_h - 1) / tile_h);
   }
   /* Every block waits for every other: all must run at once. */
   if (blocks > p->resident)
@@ -325,7 +325,6 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
     return cudaSuccess;
 
   frame_args (p, frame, a);
-  a.dense = dense;
   a.barrier = barrier;
   a.barrier_target = *arrivals + (unsigned) blocks;
 

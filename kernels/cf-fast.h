@@ -24,8 +24,7 @@ cudaError_t cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
     const int *dense, cudaStream_t stream);
 /* Filters rectangles in place in one launch: cf_launch_plan_run_inplace. */
 cudaError_t cf_fast_run_inplace (const CfFastPlan * p,
-    const CfDeviceFrame * frame, const int *dense, const int *chan,
-    const CfRect * rects, int n_rects, unsigned *barrier, unsigned *arrivals,
-    cudaStream_t stream);
+    const CfDeviceFrame * frame, const int *chan, const CfRect * rects,
+    int n_rects, unsigned *barrier, unsigned *arrivals, cudaStream_t stream);
 
 #endif /* CF_FAST_H */

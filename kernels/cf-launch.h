@@ -63,13 +63,13 @@ cudaError_t cf_launch_plan_run (const CfLaunchPlan * plan,
  * device word zeroed once, whose count *arrivals follows (advanced on
  * success; keep one word and count per stream).  cudaErrorNotSupported,
  * with nothing queued, where the plan cannot: only 8-bit specs with linear
- * fp32 sums of up to 13 taps do (the fast kernels' regions instance), up to
+ * fp32 sums of up to 13 taps do (the fast kernels' regions instance: no
+ * weights on the device), up to
  * CF_FAST_REGIONS rectangles and as many tiles as the device runs at
  * once. */
 cudaError_t cf_launch_plan_run_inplace (const CfLaunchPlan * plan,
-    const CfDeviceFrame * frame, const int *dense, const int *chan,
-    const CfRect * rects, int n_rects, unsigned *barrier,
-    unsigned *arrivals, cudaStream_t stream);
+    const CfDeviceFrame * frame, const int *chan, const CfRect * rects,
+    int n_rects, unsigned *barrier, unsigned *arrivals, cudaStream_t stream);
 
 /* Plans, runs and frees: for one-off launches (tests). */
 cudaError_t cf_launch_filter (const CfDeviceFrame * frame,

@@ -182,16 +182,13 @@ cf_launch_plan_run (const CfLaunchPlan * plan, const CfDeviceFrame * frame,
 
 extern "C" cudaError_t
 cf_launch_plan_run_inplace (const CfLaunchPlan * plan,
-    const CfDeviceFrame * frame, const int *dense, const int *chan,
-    const CfRect * rects, int n_rects, unsigned *barrier,
-    unsigned *arrivals, cudaStream_t stream)
+    const CfDeviceFrame * frame, const int *chan, const CfRect * rects,
+    int n_rects, unsigned *barrier, unsigned *arrivals, cudaStream_t stream)
 {
   if (plan->empty || !plan->fast)
     return cudaErrorNotSupported;
-  if (plan->dense && dense == NULL)
-    return cudaErrorInvalidValue;
-  return cf_fast_run_inplace (&plan->f, frame, dense, chan, rects, n_rects,
-      barrier, arrivals, stream);
+  return cf_fast_run_inplace (&plan->f, frame, chan, rects, n_rects, barrier,
+      arrivals, stream);
 }
 
 extern "C" cudaError_t

@@ -1027,7 +1027,7 @@ inplace_rects (const CfLayout * layout, const CfRegions * regions,
 static gboolean
 queue_fast_inplace (CfBackendCuda * backend, CfCudaSlot * self,
     const CfDeviceFrame * df, const int *chan, const CfRect * rects, int n,
-    const int *dense, gboolean * ran, GError ** error)
+    gboolean * ran, GError ** error)
 {
   size_t made = self->region_barrier_capacity;
   cudaError_t err;
@@ -1042,8 +1042,8 @@ queue_fast_inplace (CfBackendCuda * backend, CfCudaSlot * self,
   if (self->region_barrier_capacity != made)
     self->region_arrivals = 0;
   cudaEventRecord (self->kernel_start, self->stream);
-  err = cf_launch_plan_run_inplace (backend->plan.kernel, df, dense, chan,
-      rects, n, (unsigned *) self->d_region_barrier, &self->region_arrivals,
+  err = cf_launch_plan_run_inplace (backend->plan.kernel, df, chan, rects, n,
+      (unsigned *) self->d_region_barrier, &self->region_arrivals,
       self->stream);
   if (err == cudaErrorNotSupported)
     return TRUE;
@@ -1128,8 +1128,7 @@ queue_region_inplace (CfBackendCuda * backend, CfCudaSlot * self,
   df.n_channels = layout->n_channels;
   memcpy (df.channels, layout->channels,
       sizeof (CfChannel) * layout->n_channels);
-  if (!queue_fast_inplace (backend, self, &df, chan, rects, n, dense, ran,
-          error))
+  if (!queue_fast_inplace (backend, self, &df, chan, rects, n, ran, error))
     return FALSE;
   if (!*ran && regions->n_rects >= INPLACE_MIN_REGIONS
       && !queue_strip_inplace (self, backend->optin, spec, layout, &df, chan,

@@ -361,6 +361,16 @@ static const FilterCase filter_cases[] = {
 };
 #undef F
 
+static const FilterCase *
+find_filter_case (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
+    if (strcmp (filter_cases[i].name, name) == 0)
+      return &filter_cases[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
 /* A 31x31 matrix of small integers, some negative, fixed content. */
 static char *
 make_big_kernel (void)
@@ -495,6 +505,28 @@ static const char *border_names[] = {
   "reflect101", "replicate", "reflect", "wrap", "constant"
 };
 
+/* One frame of layout li, w x h, of random samples through both backends
+ * with `spec` (fc's at border b): whether their bytes match (a mismatch
+ * is printed). */
+static gboolean
+parity_case (const FilterCase * fc, const CfSpec * spec, int b, LayoutId li,
+    int w, int h, GRand * rand)
+{
+  TestFrame f = { 0 };
+  char *what;
+  gboolean match;
+
+  make_layout (&f.layout, li, w, h);
+  test_frame_alloc (&f, rand);
+  run_both (&f, spec);
+  what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name, border_names[b],
+      layout_names[li], w, h);
+  match = outputs_match (&f, what);
+  g_free (what);
+  test_frame_clear (&f);
+  return match;
+}
+
 static void
 test_filter (gconstpointer data)
 {
@@ -511,19 +543,9 @@ test_filter (gconstpointer data)
       CfSpec *spec = make_spec (fc, b, layout_depth (li));
 
       for (guint si = 0; si < G_N_ELEMENTS (sizes); si++) {
-        TestFrame f = { 0 };
-        char *what;
-
-        make_layout (&f.layout, li, sizes[si].w, sizes[si].h);
-        test_frame_alloc (&f, rand);
-        run_both (&f, spec);
-        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
-            border_names[b], layout_names[li], sizes[si].w, sizes[si].h);
-        if (!outputs_match (&f, what))
+        if (!parity_case (fc, spec, b, li, sizes[si].w, sizes[si].h, rand))
           failures++;
         cases++;
-        g_free (what);
-        test_frame_clear (&f);
       }
       cf_spec_free (spec);
     }
@@ -595,9 +617,7 @@ test_regions (void)
   if (!need_device ())
     return;
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
-    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
-      if (g_strcmp0 (filter_cases[i].name, names[k]) == 0)
-        cases[k] = &filter_cases[i];
+    cases[k] = find_filter_case (names[k]);
   rand = g_rand_new_with_seed (0x5e);
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
     for (int li = 0; li < N_LAYOUTS; li++) {
@@ -725,12 +745,8 @@ test_regions_device (void)
 
   rand = g_rand_new_with_seed (0x5f);
   for (guint k = 0; k < G_N_ELEMENTS (names); k++) {
-    const FilterCase *fc = NULL;
+    const FilterCase *fc = find_filter_case (names[k]);
 
-    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
-      if (g_strcmp0 (filter_cases[i].name, names[k]) == 0)
-        fc = &filter_cases[i];
-    g_assert_nonnull (fc);
     for (int li = 0; li < N_LAYOUTS; li++) {
       CfSpec *spec = make_spec (fc, li % 2 ? CF_BORDER_REFLECT101 :
           CF_BORDER_REPLICATE, layout_depth (li));
@@ -826,8 +842,8 @@ run_fast_inplace (TestFrame * f, const CfSpec * spec, const CfRegions * r,
     }
     g_assert_cmpint (cudaDeviceSynchronize (), ==, 0);
     /* Not cudaErrorNotSupported: these cases are the fast kernels'. */
-    err = cf_launch_plan_run_inplace (plan, &df, NULL, chan, rects, n,
-        barrier, &arrivals, stream);
+    err = cf_launch_plan_run_inplace (plan, &df, chan, rects, n, barrier,
+        &arrivals, stream);
     if (err != cudaSuccess)
       g_printerr ("%s: %s\n", cf_launch_plan_name (plan),
           cudaGetErrorString (err));
@@ -874,16 +890,12 @@ test_region_fast_inplace (void)
   int failures = 0;
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
-    const FilterCase *fc = NULL;
+    const FilterCase *fc = find_filter_case (cases[k].filter);
     TestFrame f = { 0 };
     CfSpec *spec;
     CfRegions r;
     char *what;
 
-    for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
-      if (g_strcmp0 (filter_cases[i].name, cases[k].filter) == 0)
-        fc = &filter_cases[i];
-    g_assert_nonnull (fc);
     spec = make_spec (fc, k % 2 ? CF_BORDER_REFLECT101 : CF_BORDER_CONSTANT,
         8);
     cf_regions_init (&r);
@@ -932,16 +944,6 @@ test_large (void)
   g_rand_free (rand);
 }
 
-static const FilterCase *
-find_filter_case (const char *name)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
-    if (strcmp (filter_cases[i].name, name) == 0)
-      return &filter_cases[i];
-  g_assert_not_reached ();
-  return NULL;
-}
-
 /* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
  * words of bytes a thread (thread_words () in cf-nonlin-bytes.cu), at
  * odd widths (a row's last word partial); the 5x5 median there too. */
@@ -968,18 +970,9 @@ test_large_whole_rows (void)
       for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
         const FilterCase *fc = find_filter_case (names[n]);
         CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
-        TestFrame f = { 0 };
-        char *what;
 
-        make_layout (&f.layout, frames[i].layout, frames[i].w, frames[i].h);
-        test_frame_alloc (&f, rand);
-        run_both (&f, spec);
-        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
-            border_names[b], layout_names[frames[i].layout], frames[i].w,
-            frames[i].h);
-        g_assert_true (outputs_match (&f, what));
-        g_free (what);
-        test_frame_clear (&f);
+        g_assert_true (parity_case (fc, spec, b, frames[i].layout,
+                frames[i].w, frames[i].h, rand));
         cf_spec_free (spec);
       }
   g_rand_free (rand);
@@ -1014,20 +1007,10 @@ test_median5_whole_rows (void)
       CfSpec *spec = make_spec (fc, b, layout_depth (layouts[li]));
 
       for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
-        TestFrame f = { 0 };
-        char *what;
-
-        make_layout (&f.layout, layouts[li], frames[i].w, frames[i].h);
-        test_frame_alloc (&f, rand);
-        run_both (&f, spec);
-        what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name,
-            border_names[b], layout_names[layouts[li]], frames[i].w,
-            frames[i].h);
-        if (!outputs_match (&f, what))
+        if (!parity_case (fc, spec, b, layouts[li], frames[i].w,
+                frames[i].h, rand))
           failures++;
         cases++;
-        g_free (what);
-        test_frame_clear (&f);
       }
       cf_spec_free (spec);
     }
@@ -1541,11 +1524,7 @@ test_unaligned (void)
     GRand *rand = g_rand_new_with_seed (0x0dd);
 
     for (guint c = 0; c < G_N_ELEMENTS (names); c++) {
-      const FilterCase *fc = NULL;
-      for (guint i = 0; i < G_N_ELEMENTS (filter_cases); i++)
-        if (strcmp (filter_cases[i].name, names[c]) == 0)
-          fc = &filter_cases[i];
-      g_assert_nonnull (fc);
+      const FilterCase *fc = find_filter_case (names[c]);
       for (LayoutId li = LAYOUT_GRAY8; li <= LAYOUT_RGBA8; li++) {
         if (li == LAYOUT_GRAY16)
           continue;
