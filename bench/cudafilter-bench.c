@@ -64,7 +64,7 @@ static GOptionEntry entries[] = {
   {"size", 'S', 0, G_OPTION_ARG_STRING, &opt_size,
       "Frame size WIDTHxHEIGHT (default 3840x2160)", "WxH"},
   {"format", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
-      "Comma-separated formats: rgba (alpha copied), gray8, gray16, i420 "
+      "Comma-separated formats: rgba (alpha copied), rgb, gray8, gray16, i420, nv12 "
         "(default rgba)", "LIST"},
   {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
       "Timed iterations per measurement (default 100)", "N"},
@@ -244,15 +244,20 @@ typedef struct
   const char *format;
   int samples, sample_bytes;
   gboolean i420;                /* three planes, chroma halved both ways */
+  gboolean nv12;                /* a luma plane and a chroma-pair plane */
 } Format;
 
 static gboolean
 parse_format (const char *name, Format * f)
 {
   f->format = name;
-  f->i420 = FALSE;
+  f->i420 = f->nv12 = FALSE;
   if (g_ascii_strcasecmp (name, "i420") == 0)
     f->samples = 1, f->sample_bytes = 1, f->i420 = TRUE;
+  else if (g_ascii_strcasecmp (name, "nv12") == 0)
+    f->samples = 1, f->sample_bytes = 1, f->nv12 = TRUE;
+  else if (g_ascii_strcasecmp (name, "rgb") == 0)
+    f->samples = 3, f->sample_bytes = 1;
   else if (g_ascii_strcasecmp (name, "rgba") == 0)
     f->samples = 4, f->sample_bytes = 1;
   else if (g_ascii_strcasecmp (name, "gray8") == 0)
@@ -423,9 +428,18 @@ run_case (int filter, const Format * fmt, int width, int height,
         0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 1, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, cw, chh, 1, 0, 0);
+  } else if (fmt->nv12) {
+    int cw = (width + 1) / 2, chh = (height + 1) / 2;
+
+    memset (&layout, 0, sizeof (layout));
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 1,
+        0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 2, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 2, 1, 0);
   } else {
     cf_layout_init_interleaved (&layout, width, height, fmt->samples,
-        fmt->sample_bytes, fmt->samples == 4 ? 0x7 : 0x1);
+        fmt->sample_bytes, fmt->samples >= 3 ? 0x7 : 0x1);
   }
   /* Planes one after another in one buffer, each row padded to PITCH_ALIGN. */
   frame_bytes = dev_bytes = 0;

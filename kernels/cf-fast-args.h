@@ -71,28 +71,39 @@ struct CfFastArgs
   unsigned barrier_target;
 };
 
-/* What the tensor-core kernels (cf-mma.cu) read. */
+/* Samples a pixel the tensor-core kernels take interleaved in one job
+ * (NV12's chroma pairs: 2, RGB: 3). */
+#define CF_MMA_STEPS 3
+
+/* What the tensor-core kernels (cf-mma.cu) read.  A job is a plane of
+ * bytes: single samples, or `step` samples a pixel interleaved, all
+ * filtered, whose row correlation is the byte row's with the taps spread
+ * `step` apart (zeros between); the columns are the same either way. */
 struct CfMmaArgs
 {
   const unsigned char *src[CF_FAST_JOBS];
   unsigned char *dst[CF_FAST_JOBS];
   long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
-  int width[CF_FAST_JOBS], height[CF_FAST_JOBS];
+  int width[CF_FAST_JOBS], height[CF_FAST_JOBS];       /* in bytes, rows */
+  int step[CF_FAST_JOBS];       /* 1 .. CF_MMA_STEPS; 1 for 4-sample pixels */
   int lane[4];
   unsigned keep, fill;
   unsigned filtered;            /* byte lanes of lane[] as a bit mask */
-  int K;
-  int off;                      /* (-K / 2) mod 4: see load_planes */
+  int ky;                       /* column taps (odd), centred */
+  /* Row taps of each step: kx[s - 1] of them (odd), centred; off[s - 1]
+   * is (-kx / 2) mod 4 (see load_planes). */
+  int kx[CF_MMA_STEPS], off[CF_MMA_STEPS];
   unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
   int op, shift, bias, gain, maxval, border, border_value;
   float scale, offset, amount;
-  int hbias[2];                 /* added to horizontal sums: >= 0 */
-  int hconst[2];                /* hbias * sum of the column taps */
-  /* Taps as bytes: word w of [kernel][0 row, 1 column] holds the taps
-   * t[4 w - 16 - off .. + 3] (zero outside the kernel; off is 0 for
-   * columns).  Lanes read different words, which constant memory would
-   * serialise, so the kernel copies them to shared memory first. */
-  unsigned taps[2][2][32];
+  int hbias;                    /* added to horizontal sums: >= 0 */
+  int hconst;                   /* hbias * sum of the column taps */
+  /* Taps as bytes: word w of a row's holds the taps t[4 w - 16 - off ..
+   * + 3] (zero outside the kernel), the columns' the same with off 0.
+   * Lanes read different words, which constant memory would serialise,
+   * so the kernel copies its job's to shared memory first. */
+  unsigned row_taps[CF_MMA_STEPS][32];
+  unsigned col_taps[32];
 };
 
 /* The fast kernels' part of a launch plan: the arguments of everything
@@ -104,6 +115,9 @@ struct CfFastPlan
   int n_jobs, max_w, max_h;
   int job_plane[CF_FAST_JOBS], job_offset[CF_FAST_JOBS];
   int job_channel[CF_FAST_JOBS];        /* a channel of each job */
+  /* Samples a pixel interleaved in each job's plane (1: single samples);
+   * above 1, only the tensor-core kernels take the plan. */
+  int job_step[CF_FAST_JOBS];
   CfFastArgs a;
   bool use_float;               /* separable sums in fp32 (exact here) */
   CfKernelPick < CfFastArgs > fast;
@@ -119,8 +133,9 @@ struct CfFastPlan
 /* Separable filters on tensor cores (sm_80 and newer): picks the kernel
  * for p->a into p->m and p->mma_kernel, or returns cudaErrorNotSupported
  * when the device (compute capability `major`) or the taps do not fit.
- * p->ch is 1 (planes of single samples, n_jobs of them) or 4 (one plane of
- * 4-sample pixels, nf of them filtered); K is the odd tap count the taps in
+ * p->ch is 1 (planes of bytes, n_jobs of them, p->job_step[] samples a
+ * pixel interleaved in each) or 4 (one plane of 4-sample pixels, nf of
+ * them filtered); K is the odd tap count the taps in
  * p->a are centred in, nk the kernels (2 for a gradient magnitude). */
 cudaError_t cf_mma_plan (CfFastPlan * p, int major, int nk, int K);
 /* Launches the picked kernel on the planes `a` (per frame) names. */

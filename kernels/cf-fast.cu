@@ -128,6 +128,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   FastArgs & a = p->a;
   const CfChannel *c0 = &channels[0];
   int CH, nf = 0, n_jobs, max_w = 0, max_h = 0;
+  unsigned seen_in_job[CF_FAST_JOBS];
+  bool interleaved = false;
   int K = kp->kw > kp->kh ? kp->kw : kp->kh;
 
   *p = CfFastPlan { };
@@ -179,28 +181,57 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
     n_jobs = 1;
     p->job_plane[0] = pl;
     p->job_offset[0] = 0;
+    p->job_step[0] = 1;
     a.width[0] = max_w = c0->width;
     a.height[0] = max_h = c0->height;
   } else {
-    /* Planes of one 8-bit sample a pixel, every one filtered. */
+    /* Planes of bytes, every sample filtered: one sample a pixel, or (the
+     * tensor-core kernels only) 2 or 3 interleaved from the plane's start,
+     * NV12's chroma pairs or RGB, one job of width x step bytes. */
+    n_jobs = 0;
     for (int i = 0; i < n; i++) {
       const CfChannel *ch = &channels[i];
-      if (ch->pixel_stride != 1 || ch->mode != CF_CHANNEL_FILTER
-          || ch->plane < 0 || ch->plane >= CF_MAX_PLANES)
+      const int step = ch->pixel_stride;
+      const unsigned lane = 1u << (step == 1 ? 0 : ch->offset);
+      int j = 0;
+
+      if (step < 1 || step > CF_MMA_STEPS
+          || (step > 1 && (ch->offset < 0 || ch->offset >= step))
+          || ch->mode != CF_CHANNEL_FILTER || ch->plane < 0
+          || ch->plane >= CF_MAX_PLANES)
         return cudaErrorNotSupported;
-      p->job_plane[i] = ch->plane;
-      p->job_offset[i] = ch->offset;
-      p->job_channel[i] = i;
-      a.width[i] = ch->width;
-      a.height[i] = ch->height;
-      if (ch->width > max_w)
-        max_w = ch->width;
+      /* The job of this plane's other interleaved samples, if any. */
+      while (j < n_jobs && (step == 1 || p->job_step[j] != step
+              || p->job_plane[j] != ch->plane))
+        j++;
+      if (j == n_jobs) {
+        n_jobs++;
+        p->job_plane[j] = ch->plane;
+        p->job_offset[j] = step == 1 ? ch->offset : 0;
+        p->job_channel[j] = i;
+        p->job_step[j] = step;
+        a.width[j] = ch->width * step;
+        a.height[j] = ch->height;
+        seen_in_job[j] = 0;
+      } else if (a.width[j] != ch->width * step
+          || a.height[j] != ch->height) {
+        return cudaErrorNotSupported;
+      }
+      if (seen_in_job[j] & lane)
+        return cudaErrorNotSupported;
+      seen_in_job[j] |= lane;
+      if (a.width[j] > max_w)
+        max_w = a.width[j];
       if (ch->height > max_h)
         max_h = ch->height;
     }
+    for (int j = 0; j < n_jobs; j++) {
+      if (seen_in_job[j] != (1u << p->job_step[j]) - 1)
+        return cudaErrorNotSupported;
+      interleaved = interleaved || p->job_step[j] > 1;
+    }
     CH = 1;
     nf = 1;
-    n_jobs = n;
     a.lane[0] = 0;
   }
   if (max_w <= 0 || max_h <= 0)
@@ -229,8 +260,10 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
     const bool use_float = sep_weights (&a, kp, sep, K);
     const int nk = kp->n_kernels;
     p->use_float = use_float;
-    /* The regions' instance even where tensor cores take whole frames. */
-    if ((CH == 1 ? cf_fast_pick_region_1 (K, nk, use_float, a, p->region) :
+    /* The regions' instance even where tensor cores take whole frames;
+     * interleaved samples only on tensor cores, whole frames only. */
+    if (!interleaved && (CH == 1 ?
+            cf_fast_pick_region_1 (K, nk, use_float, a, p->region) :
             nf == 3 ? cf_fast_pick_region_4_3 (K, nk, use_float, a,
                 p->region) : cf_fast_pick_region_4_4 (K, nk, use_float, a,
                 p->region)) == cudaSuccess)
@@ -242,6 +275,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
       return cudaSuccess;
     }
 #endif
+    if (interleaved)
+      return cudaErrorNotSupported;
 
     if (CH == 1)
       return cf_fast_pick_sep_1 (K, nk, use_float, a, n_jobs, max_w, max_h,
@@ -253,6 +288,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
         p->fast);
   }
 
+  if (interleaved)
+    return cudaErrorNotSupported;
   a.gain = 1;
   return cf_fast_pick_dense (CH, nf, K, kp->dense_taps_s8, a, n_jobs, max_w,
       max_h, p->fast);

@@ -7,19 +7,22 @@
  * A 1-D correlation is a product with a band matrix: 16 outputs of a row
  * take 16 + K - 1 inputs, so one m16n8k32 integer MMA (u8 samples, s8 or
  * u8 taps, s32 sums: exact) gives 16 outputs of 8 rows for up to 17 taps,
- * two give them for up to 49 and three for up to 63 (KS k-steps).  The
+ * two give them for up to 49 and three for up to 81 (KSX k-steps a row,
+ * KSY a column).  A plane of interleaved samples (NV12's chroma pairs,
+ * RGB) is a plane of bytes whose row taps are spread `step` bytes apart,
+ * so the same kernel filters it: more row taps, the same columns.  The
  * kernels were instruction-bound with one FMA a tap (cf-fast-kernels.cuh);
  * here the taps cost next to nothing and what is left is moving bytes.
  *
  * One block runs both passes of a TW x TH tile:
  *  - the tile and its apron go to shared memory as byte planes, one a
  *    channel (four-sample pixels are split while loading);
- *  - horizontal: band (16 output columns x 32 KS inputs, in registers for
+ *  - horizontal: band (16 output columns x 32 KSX inputs, in registers for
  *    the whole block) times 8 rows of the plane; the sums, offset by hbias
  *    to be non-negative, fit 16 bits and go to shared memory as two byte
  *    planes (low, high), column-major, so the vertical pass reads four rows
  *    of a column as one word;
- *  - vertical: band (16 output rows x 32 KS rows) times each byte plane;
+ *  - vertical: band (16 output rows x 32 KSY rows) times each byte plane;
  *    the sum is low + 256 high - hbias * (sum of the column taps), the exact
  *    integer the CPU backend computes, and cf-arith.h's op makes the byte;
  *  - the output tile, staged where the input planes were, leaves in 16-byte
@@ -63,12 +66,11 @@ template < int CH > constexpr int SPW = CH == 4 ? TWC < 4 > + 8 :
 
 using MmaArgs = CfMmaArgs;
 
-template < int CH, int KS > struct Geo
+template < int CH, int KSX, int KSY > struct Geo
 {
   static constexpr int TW = TWC < CH >;
-  static constexpr int WIN = 32 * KS;   /* inputs one band reads */
-  static constexpr int RW = TW - 16 + WIN;      /* input columns */
-  static constexpr int HR = TH - 16 + WIN;      /* input and sum rows */
+  static constexpr int RW = TW - 16 + 32 * KSX; /* input columns */
+  static constexpr int HR = TH - 16 + 32 * KSY; /* input and sum rows */
   /* Words a row of the planes, and a column of the sums: 4 x odd, so the
    * 8 rows (columns) one fragment load touches fall in distinct banks. */
   static constexpr int IPW = RW / 4;
@@ -77,10 +79,10 @@ template < int CH, int KS > struct Geo
   static_assert (TH * SPW < CH > <= HR * IPW * (CH == 4 ? 3 : 1),
       "staging fits the planes");
   static constexpr int TAP_OFF = (2 * HR + RW + 3) & ~3;
-  static constexpr int IN_OFF = TAP_OFF + 2 * 2 * 32;
-  static constexpr int words (int nf, int nk)
+  static constexpr int IN_OFF = TAP_OFF + 2 * 32;
+  static constexpr int words (int nf)
   {
-    return IN_OFF + nf * HR * IPW + nk * nf * 2 * TW * HPW;
+    return IN_OFF + nf * HR * IPW + nf * 2 * TW * HPW;
   }
 };
 
@@ -111,9 +113,10 @@ mma (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
 
 constexpr int WARPS = THREADS / 32;
 
-/* The band fragment of this lane for pass p of kernel k, k-step s: the
- * m16n8k32 A layout, rows m = g, g + 8, columns 4 t .. 4 t + 3 and
- * 16 + 4 t ..; `taps` is MmaArgs::taps in shared memory.  Horizontal:
+/* The band fragment of this lane for pass p (0 rows, 1 columns), k-step
+ * s: the m16n8k32 A layout, rows m = g, g + 8, columns 4 t .. 4 t + 3 and
+ * 16 + 4 t ..; `taps` is the block's copy of its row taps, then the column
+ * taps (MmaArgs::row_taps[step - 1], col_taps), in shared memory.  Horizontal:
  * A[m][kk] = tap[kk - m].  Vertical: the sums are stored with their rows
  * permuted in groups of 16 (see the horizontal pass), column kk holding
  * row 2 t + (b & 1) + 8 (b >> 1) of word t's byte b, and A follows. */
@@ -124,10 +127,10 @@ tap_bytes (const unsigned *tw, int at)
 }
 
 __device__ __forceinline__ void
-band_fragment (const unsigned *taps, int k, int p, int s, unsigned (&r)[4])
+band_fragment (const unsigned *taps, int p, int s, unsigned (&r)[4])
 {
   const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-  const unsigned *tw = taps + (k * 2 + p) * 32;
+  const unsigned *tw = taps + p * 32;
 #pragma unroll
   for (int q = 0; q < 4; q++) {
     const int m = g + 8 * (q & 1);
@@ -159,19 +162,21 @@ pair_sel (int l0, int l1)
 }
 
 /* The input rows [0, rh) and columns [0, rw) of the tile as byte planes:
- * plane column c is image column x0 - R - off + c (off puts the first
+ * plane column c is image column x0 - kx / 2 - off + c (off puts the first
  * column on a 4-sample boundary, so interior rows load as aligned words or,
- * for pixels, 16 bytes at a time), borders mapped. */
-template < int CH, int NF, int KS > __device__ __forceinline__ void
+ * for pixels, 16 bytes at a time), borders mapped: a byte column of
+ * interleaved samples maps as its pixel, keeping its place in the pixel. */
+template < int CH, int NF, int KSX, int KSY > __device__ __forceinline__ void
 load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
     int rh, int rw)
 {
-  using G = Geo < CH, KS >;
+  using G = Geo < CH, KSX, KSY >;
   const int tid = threadIdx.x;
-  const int W = a.width[job], H = a.height[job];
+  const int W = a.width[job], H = a.height[job], step = a.step[job];
   const unsigned char *src = a.src[job];
   const long long ss = a.ss[job];
-  const int X0 = x0 - a.K / 2 - a.off, Y0 = y0 - a.K / 2, qw = rw / 4;
+  const int X0 = x0 - a.kx[step - 1] / 2 - a.off[step - 1];
+  const int Y0 = y0 - a.ky / 2, qw = rw / 4;
   long long *ymap = (long long *) smem;
   int *xmap = (int *) (smem + 2 * G::HR);
   unsigned *in = smem + G::IN_OFF;
@@ -184,8 +189,10 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
       ymap[t] = Y < 0 ? -1 : Y * ss;
     }
     for (int t = tid; t < rw; t += THREADS) {
-      const int X = cf_border_index (X0 + t, W, a.border);
-      xmap[t] = X < 0 ? -1 : X * CH;
+      const int b = X0 + t;
+      const int px = b >= 0 ? b / step : -((step - 1 - b) / step);
+      const int X = cf_border_index (px, W / step, a.border);
+      xmap[t] = X < 0 ? -1 : (X * step + b - px * step) * CH;
     }
     __syncthreads ();
   }
@@ -353,12 +360,12 @@ store_tile (const unsigned *stg, const MmaArgs & a, int job, int x0, int y0)
 
 #endif /* sm_80 and newer */
 
-template < int CH, int NF, int NK, int KS, bool WU, int OP >
+template < int CH, int NF, int KSX, int KSY, bool WU, int OP >
 __global__ void __launch_bounds__ (THREADS)
 mma_kernel (const __grid_constant__ MmaArgs a)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  using G = Geo < CH, KS >;
+  using G = Geo < CH, KSX, KSY >;
   constexpr int TW = G::TW;
   extern __shared__ __align__ (16) unsigned smem[];
   const int job = blockIdx.z;
@@ -370,14 +377,17 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   /* Rows the vertical taps reach, in whole tiles; columns in words. */
-  const int rh = (TH + a.K - 1 + 15) & ~15;
-  const int rw = (TW + a.K - 1 + a.off + 3) & ~3;
+  const int step = a.step[job];
+  const int rh = (TH + a.ky - 1 + 15) & ~15;
+  const int rw = (TW + a.kx[step - 1] - 1 + a.off[step - 1] + 3) & ~3;
 
   unsigned *taps = smem + G::TAP_OFF;
-  if (threadIdx.x < NK * 2 * 32)
-    taps[threadIdx.x] = (&a.taps[0][0][0])[threadIdx.x];
+  if (threadIdx.x < 32)
+    taps[threadIdx.x] = a.row_taps[step - 1][threadIdx.x];
+  else if (threadIdx.x < 64)
+    taps[threadIdx.x] = a.col_taps[threadIdx.x - 32];
   /* (load_planes ends with a barrier) */
-  load_planes < CH, NF, KS > (smem, a, job, x0, y0, rh, rw);
+  load_planes < CH, NF, KSX, KSY > (smem, a, job, x0, y0, rh, rw);
 
   const unsigned char *in = (const unsigned char *) (smem + G::IN_OFF);
   unsigned char *hs = (unsigned char *) (smem + G::IN_OFF +
@@ -391,12 +401,10 @@ mma_kernel (const __grid_constant__ MmaArgs a)
    * word t of the tile's column (the vertical band knows the order).  The
    * trip count is the widest tile's, so the loop unrolls. */
   {
-    unsigned ab[NK][KS][4];
+    unsigned ab[KSX][4];
 #pragma unroll
-    for (int k = 0; k < NK; k++)
-#pragma unroll
-      for (int s = 0; s < KS; s++)
-        band_fragment (taps, k, 0, s, ab[k][s]);
+    for (int s = 0; s < KSX; s++)
+      band_fragment (taps, 0, s, ab[s]);
     constexpr int TILES = (G::HR / 16) * (TW / 16);
 #pragma unroll
     for (int i = 0; i < (TILES + WARPS - 1) / WARPS; i++) {
@@ -408,41 +416,38 @@ mma_kernel (const __grid_constant__ MmaArgs a)
       for (int f = 0; f < NF; f++) {
         const unsigned char *rp = in + (f * G::HR + n0 + g) * G::IPW * 4 +
             m0 + 4 * t;
-        unsigned b0[2][KS], b1[2][KS];
+        unsigned b0[2][KSX], b1[2][KSX];
 #pragma unroll
         for (int h = 0; h < 2; h++)
 #pragma unroll
-          for (int s = 0; s < KS; s++) {
+          for (int s = 0; s < KSX; s++) {
             b0[h][s] = *(const unsigned *) (rp + 8 * h * G::IPW * 4 + 32 * s);
             b1[h][s] = *(const unsigned *) (rp + 8 * h * G::IPW * 4 + 32 * s
                 + 16);
           }
+        int d[2][4];
 #pragma unroll
-        for (int k = 0; k < NK; k++) {
-          int d[2][4];
+        for (int h = 0; h < 2; h++) {
 #pragma unroll
-          for (int h = 0; h < 2; h++) {
+          for (int j = 0; j < 4; j++)
+            d[h][j] = a.hbias;
 #pragma unroll
-            for (int j = 0; j < 4; j++)
-              d[h][j] = a.hbias[k];
+          for (int s = 0; s < KSX; s++)
+            mma < WU > (d[h], ab[s], b0[h][s], b1[h][s]);
+        }
+        unsigned *lo = (unsigned *) (hs + f * 2 * PLANE +
+            (m0 + g) * G::HPW * 4 + n0 + 4 * t);
+        unsigned *hi = lo + PLANE / 4;
 #pragma unroll
-            for (int s = 0; s < KS; s++)
-              mma < WU > (d[h], ab[k][s], b0[h][s], b1[h][s]);
-          }
-          unsigned *lo = (unsigned *) (hs + (k * NF + f) * 2 * PLANE +
-              (m0 + g) * G::HPW * 4 + n0 + 4 * t);
-          unsigned *hi = lo + PLANE / 4;
-#pragma unroll
-          for (int c = 0; c < 2; c++) {
-            /* [r0.b0 r1.b0 r0.b1 r1.b1] of rows 2t, 2t + 1 and of 2t + 8,
-             * 2t + 9, then their low and high halves. */
-            const unsigned x = __byte_perm (d[0][2 * c], d[0][2 * c + 1],
-                0x5140);
-            const unsigned y = __byte_perm (d[1][2 * c], d[1][2 * c + 1],
-                0x5140);
-            lo[c * 8 * G::HPW] = __byte_perm (x, y, 0x5410);
-            hi[c * 8 * G::HPW] = __byte_perm (x, y, 0x7632);
-          }
+        for (int c = 0; c < 2; c++) {
+          /* [r0.b0 r1.b0 r0.b1 r1.b1] of rows 2t, 2t + 1 and of 2t + 8,
+           * 2t + 9, then their low and high halves. */
+          const unsigned x = __byte_perm (d[0][2 * c], d[0][2 * c + 1],
+              0x5140);
+          const unsigned y = __byte_perm (d[1][2 * c], d[1][2 * c + 1],
+              0x5140);
+          lo[c * 8 * G::HPW] = __byte_perm (x, y, 0x5410);
+          hi[c * 8 * G::HPW] = __byte_perm (x, y, 0x7632);
         }
       }
     }
@@ -452,12 +457,10 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   /* Vertical: D[row][column] = band x sums, for 16 rows and 8 columns a
    * fragment; lane (g, t) ends with rows g, g + 8 of columns 2t, 2t + 1,
    * staged where the input planes were. */
-  unsigned av[NK][KS][4];
+  unsigned av[KSY][4];
 #pragma unroll
-  for (int k = 0; k < NK; k++)
-#pragma unroll
-    for (int s = 0; s < KS; s++)
-      band_fragment (taps, k, 1, s, av[k][s]);
+  for (int s = 0; s < KSY; s++)
+    band_fragment (taps, 1, s, av[s]);
   unsigned *stg = smem + G::IN_OFF;
   /* Permutes placing samples in their pixel lanes: the first takes
    * samples 0 and 1 (zero from byte 1 of sample 0), the next add one. */
@@ -478,29 +481,24 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   for (int i = 0; i < (TH / 16) * (TW / 8) / WARPS; i++) {
     const int ti = warp + i * WARPS;
     const int m0 = (ti / (TW / 8)) * 16, n0 = (ti % (TW / 8)) * 8;
-    int v[NK][NF][4];
+    int v[NF][4];
 #pragma unroll
     for (int f = 0; f < NF; f++) {
+      const unsigned char *lo = hs + f * 2 * PLANE +
+          (n0 + g) * G::HPW * 4 + m0 + 4 * t;
+      const unsigned char *hi = lo + PLANE;
+      int dl[4] = { -a.hconst, -a.hconst, -a.hconst, -a.hconst };
+      int dh[4] = { 0, 0, 0, 0 };
 #pragma unroll
-      for (int k = 0; k < NK; k++) {
-        const unsigned char *lo = hs + (k * NF + f) * 2 * PLANE +
-            (n0 + g) * G::HPW * 4 + m0 + 4 * t;
-        const unsigned char *hi = lo + PLANE;
-        int dl[4] = { -a.hconst[k], -a.hconst[k], -a.hconst[k],
-          -a.hconst[k]
-        };
-        int dh[4] = { 0, 0, 0, 0 };
-#pragma unroll
-        for (int s = 0; s < KS; s++) {
-          mma < WU > (dl, av[k][s], *(const unsigned *) (lo + 32 * s),
-              *(const unsigned *) (lo + 32 * s + 16));
-          mma < WU > (dh, av[k][s], *(const unsigned *) (hi + 32 * s),
-              *(const unsigned *) (hi + 32 * s + 16));
-        }
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-          v[k][f][j] = dl[j] + (dh[j] << 8);
+      for (int s = 0; s < KSY; s++) {
+        mma < WU > (dl, av[s], *(const unsigned *) (lo + 32 * s),
+            *(const unsigned *) (lo + 32 * s + 16));
+        mma < WU > (dh, av[s], *(const unsigned *) (hi + 32 * s),
+            *(const unsigned *) (hi + 32 * s + 16));
       }
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        v[f][j] = dl[j] + (dh[j] << 8);
     }
 
     /* Sharpen stages the blurred samples; store_tile adds the rest. */
@@ -516,8 +514,8 @@ mma_kernel (const __grid_constant__ MmaArgs a)
           unsigned r[NF];
 #pragma unroll
           for (int f = 0; f < NF; f++)
-            r[f] = (unsigned) post < SOP, int >(a, v[0][f][2 * h + e],
-                v[NK - 1][f][2 * h + e], 0);
+            r[f] = (unsigned) post < SOP, int >(a, v[f][2 * h + e],
+                v[f][2 * h + e], 0);
           /* Each sample to its lane (byte 1 of a sample is 0). */
           o[e] = __byte_perm (r[0], r[1], sel[0]);
 #pragma unroll
@@ -526,10 +524,10 @@ mma_kernel (const __grid_constant__ MmaArgs a)
         }
         *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o[0], o[1]);
       } else {
-        const unsigned o0 = (unsigned) post < SOP, int >(a, v[0][0][2 * h],
-            v[NK - 1][0][2 * h], 0);
-        const unsigned o1 = (unsigned) post < SOP, int >(a,
-            v[0][0][2 * h + 1], v[NK - 1][0][2 * h + 1], 0);
+        const unsigned o0 = (unsigned) post < SOP, int >(a, v[0][2 * h],
+            v[0][2 * h], 0);
+        const unsigned o1 = (unsigned) post < SOP, int >(a, v[0][2 * h + 1],
+            v[0][2 * h + 1], 0);
         *(unsigned short *) ((unsigned char *) (stg + row * SPW < 1 >) +
             col) = (unsigned short) (o0 | o1 << 8);
       }
@@ -544,32 +542,34 @@ using Pick = CfKernelPick < MmaArgs >;
 
 /* The choosers below pick the kernel a plan launches (cf-plan.cu); they
  * launch nothing. */
-template < int CH, int NF, int NK, int KS, bool WU, int OP > cudaError_t
-start (const MmaArgs & m, int n_jobs, int w, int h, Pick & pick)
+template < int CH, int NF, int KSX, int KSY, bool WU, int OP > cudaError_t
+start (int n_jobs, int w, int h, Pick & pick)
 {
   constexpr int TW = TWC < CH >;
-  const size_t bytes = (size_t) Geo < CH, KS >::words (NF, NK) * 4;
+  const size_t bytes = (size_t) Geo < CH, KSX, KSY >::words (NF) * 4;
   dim3 grid ((w + TW - 1) / TW, (h + TH - 1) / TH, n_jobs);
 
-  (void) m;
-  return cf_pick_kernel (pick, mma_kernel < CH, NF, NK, KS, WU, OP >, grid,
-      dim3 (THREADS), bytes);
+  return cf_pick_kernel (pick, mma_kernel < CH, NF, KSX, KSY, WU, OP >,
+      grid, dim3 (THREADS), bytes);
 }
 
 /* Instantiated: linear (Gaussian, box, separable custom) and sharpen up
  * to 63 taps, u8 taps (a Gaussian's centre above 127) up to 17, absolute
- * derivatives (sobel-x, sobel-y: up to 7) with s8 taps. */
-template < int CH, int NF, int KS, bool WU > cudaError_t
-dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, Pick & s)
+ * derivatives (sobel-x, sobel-y: up to 7) with s8 taps, each with as many
+ * row k-steps as column ones.  Interleaved samples (single-sample planes
+ * only) reach further along rows: one more row k-step for linear and
+ * sharpen, u8 taps included. */
+template < int CH, int NF, int KSX, int KSY, bool WU > cudaError_t
+dispatch_op (int op, int n_jobs, int w, int h, Pick & s)
 {
-  switch (m.op) {
+  switch (op) {
     case CF_OP_LINEAR:
-      return start < CH, NF, 1, KS, WU, CF_OP_LINEAR > (m, n_jobs, w, h, s);
+      return start < CH, NF, KSX, KSY, WU, CF_OP_LINEAR > (n_jobs, w, h, s);
     case CF_OP_SHARPEN:
-      return start < CH, NF, 1, KS, WU, CF_OP_SHARPEN > (m, n_jobs, w, h, s);
+      return start < CH, NF, KSX, KSY, WU, CF_OP_SHARPEN > (n_jobs, w, h, s);
     case CF_OP_ABS:
-      if constexpr (KS == 1 && !WU)
-        return start < CH, NF, 1, 1, false, CF_OP_ABS > (m, n_jobs, w, h, s);
+      if constexpr (KSX == 1 && KSY == 1 && !WU)
+        return start < CH, NF, 1, 1, false, CF_OP_ABS > (n_jobs, w, h, s);
       return cudaErrorNotSupported;
     default:
       return cudaErrorNotSupported;
@@ -577,30 +577,51 @@ dispatch_op (const MmaArgs & m, int n_jobs, int w, int h, Pick & s)
 }
 
 template < int CH, int NF > cudaError_t
-dispatch (const MmaArgs & m, int ks, bool wu, int n_jobs, int w, int h,
+dispatch (int op, int ksx, int ksy, bool wu, int n_jobs, int w, int h,
     Pick & s)
 {
-  if (wu)
-    return ks == 1 ? dispatch_op < CH, NF, 1, true > (m, n_jobs, w, h, s) :
-        cudaErrorNotSupported;
-  switch (ks) {
+  if (ksx != ksy && (CH != 1 || ksx != ksy + 1 || ksy > 2))
+    return cudaErrorNotSupported;
+  if (wu) {
+    if (ksy != 1)
+      return cudaErrorNotSupported;
+    if constexpr (CH == 1) {
+      if (ksx == 2)
+        return dispatch_op < CH, NF, 2, 1, true > (op, n_jobs, w, h, s);
+    }
+    return dispatch_op < CH, NF, 1, 1, true > (op, n_jobs, w, h, s);
+  }
+  if constexpr (CH == 1) {
+    if (ksx == 2 && ksy == 1)
+      return dispatch_op < CH, NF, 2, 1, false > (op, n_jobs, w, h, s);
+    if (ksx == 3 && ksy == 2)
+      return dispatch_op < CH, NF, 3, 2, false > (op, n_jobs, w, h, s);
+  }
+  switch (ksy) {
     case 1:
-      return dispatch_op < CH, NF, 1, false > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 1, 1, false > (op, n_jobs, w, h, s);
     case 2:
-      return dispatch_op < CH, NF, 2, false > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 2, 2, false > (op, n_jobs, w, h, s);
     default:
-      return dispatch_op < CH, NF, 3, false > (m, n_jobs, w, h, s);
+      return dispatch_op < CH, NF, 3, 3, false > (op, n_jobs, w, h, s);
   }
 }
 
-/* Taps of a pass as the words of MmaArgs::taps. */
+/* k-steps of a band whose 16 outputs read 16 + n - 1 inputs; 0: too many. */
+int
+k_steps (int n)
+{
+  return n <= 17 ? 1 : n <= 49 ? 2 : n <= 81 ? 3 : 0;
+}
+
+/* Taps (K of them, `step` apart) as the words of a band, `off` bytes in. */
 void
-tap_words (const int *taps, int K, int off, unsigned (&out)[32])
+tap_words (const int *taps, int K, int step, int off, unsigned (&out)[32])
 {
   unsigned char tb[128] = { 0 };
 
   for (int i = 0; i < K; i++)
-    tb[16 + off + i] = (unsigned char) taps[i];
+    tb[16 + off + step * i] = (unsigned char) taps[i];
   for (int w = 0; w < 32; w++)
     out[w] = tb[4 * w] | tb[4 * w + 1] << 8 | tb[4 * w + 2] << 16 |
         (unsigned) tb[4 * w + 3] << 24;
@@ -614,6 +635,7 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   const CfFastArgs & a = p->a;
   MmaArgs & m = p->m;
   bool s8 = true, u8 = true;
+  int ksx = 0, neg = 0, pos = 0, col = 0;
 
   m = MmaArgs { };
 
@@ -625,37 +647,47 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
     return cudaErrorNotSupported;
   if (major < 8)
     return cudaErrorNotSupported;
-  /* A band of 16 outputs reads 16 + off + K - 1 columns. */
-  const int off = (4 - (K / 2) % 4) % 4;
-  const int ks = K + off <= 17 ? 1 : K + off <= 49 ? 2 : K + off <= 81 ? 3 : 0;
-  if (ks == 0)
+  const int ksy = k_steps (K);
+  if (ksy == 0)
     return cudaErrorNotSupported;
 
   /* Taps must be bytes; the horizontal sums, offset, 16 bits. */
-  for (int k = 0; k < nk; k++) {
-    int neg = 0, pos = 0, col = 0;
-    for (int d = 0; d < 2; d++)
-      for (int i = 0; i < K; i++) {
-        const int w = a.iw[k][d][i];
-        s8 = s8 && w >= -128 && w <= 127;
-        u8 = u8 && w >= 0 && w <= 255;
-      }
-    if (!s8 && !u8)
-      return cudaErrorNotSupported;
+  for (int d = 0; d < 2; d++)
     for (int i = 0; i < K; i++) {
-      const int w = a.iw[k][0][i];
-      (w < 0 ? neg : pos) += w < 0 ? -w : w;
-      col += a.iw[k][1][i];
+      const int w = a.iw[0][d][i];
+      s8 = s8 && w >= -128 && w <= 127;
+      u8 = u8 && w >= 0 && w <= 255;
     }
-    if (255LL * (neg + pos) > 65535)
-      return cudaErrorNotSupported;
-    m.hbias[k] = 255 * neg;
-    m.hconst[k] = m.hbias[k] * col;
-    tap_words (a.iw[k][0], K, off, m.taps[k][0]);
-    tap_words (a.iw[k][1], K, 0, m.taps[k][1]);
+  if (!s8 && !u8)
+    return cudaErrorNotSupported;
+  for (int i = 0; i < K; i++) {
+    const int w = a.iw[0][0][i];
+    (w < 0 ? neg : pos) += w < 0 ? -w : w;
+    col += a.iw[0][1][i];
   }
+  if (255LL * (neg + pos) > 65535)
+    return cudaErrorNotSupported;
+  m.hbias = 255 * neg;
+  m.hconst = m.hbias * col;
+  m.ky = K;
+  tap_words (a.iw[0][1], K, 1, 0, m.col_taps);
 
+  /* A band of 16 outputs reads 16 + off + kx - 1 columns; the row taps of
+   * `step` interleaved samples are spread over kx = step (K - 1) + 1. */
   for (int j = 0; j < p->n_jobs; j++) {
+    const int step = p->job_step[j];
+    if (step < 1 || step > CF_MMA_STEPS || (step > 1 && p->ch != 1))
+      return cudaErrorNotSupported;
+    const int kx = step * (K - 1) + 1, off = (4 - (kx / 2) % 4) % 4;
+    const int ks = k_steps (kx + off);
+    if (ks == 0)
+      return cudaErrorNotSupported;
+    if (ks > ksx)
+      ksx = ks;
+    m.step[j] = step;
+    m.kx[step - 1] = kx;
+    m.off[step - 1] = off;
+    tap_words (a.iw[0][0], K, step, off, m.row_taps[step - 1]);
     m.width[j] = a.width[j];
     m.height[j] = a.height[j];
   }
@@ -665,8 +697,6 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   m.fill = a.fill;
   for (int f = 0; f < p->nf; f++)
     m.filtered |= 1u << a.lane[f];
-  m.K = K;
-  m.off = off;
   m.op = a.op;
   m.shift = a.shift;
   m.bias = a.bias;
@@ -681,12 +711,13 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   const bool wu = !s8;
   const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;
   if (p->ch == 1)
-    return dispatch < 1, 1 > (m, ks, wu, n_jobs, max_w, max_h,
+    return dispatch < 1, 1 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
         p->mma_kernel);
   if (p->nf == 3)
-    return dispatch < 4, 3 > (m, ks, wu, n_jobs, max_w, max_h,
+    return dispatch < 4, 3 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
         p->mma_kernel);
-  return dispatch < 4, 4 > (m, ks, wu, n_jobs, max_w, max_h, p->mma_kernel);
+  return dispatch < 4, 4 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
+      p->mma_kernel);
 }
 
 cudaError_t

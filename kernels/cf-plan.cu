@@ -37,11 +37,21 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
     char *buf, size_t size)
 {
   const CfFastPlan & f = plan->f;
-  char where[64];
+  char where[96];
   int K = (kp->kw > kp->kh ? kp->kw : kp->kh) | 1;
 
+  int interleaved = 0, step = 1;
+
+  for (int j = 0; j < f.n_jobs; j++)
+    if (f.job_step[j] > 1) {
+      interleaved++;
+      step = f.job_step[j];
+    }
   if (f.ch == 4)
     snprintf (where, sizeof where, "4-sample pixels (%d filtered)", f.nf);
+  else if (interleaved)
+    snprintf (where, sizeof where, "%d plane%s of bytes, %d of %d-sample "
+        "pixels", f.n_jobs, f.n_jobs == 1 ? "" : "s", interleaved, step);
   else
     snprintf (where, sizeof where, "%d single-sample plane%s", f.n_jobs,
         f.n_jobs == 1 ? "" : "s");

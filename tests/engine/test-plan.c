@@ -37,8 +37,14 @@ spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
   return spec;
 }
 
+/* Semi-planar layouts for plan_name: NV12 (chroma pairs, both filtered)
+ * and NV12 with V filled (planes=u, as the element builds it). */
+#define NV12 (-1)
+#define NV12_V_FILLED (-2)
+
 /* The plan's name for `spec` on `samples`-sample pixels (I420-like planes
- * for 0), on a device of `optin` bytes and compute capability `major`. */
+ * for 0, NV12 or NV12_V_FILLED), on a device of `optin` bytes and compute
+ * capability `major`. */
 static char *
 plan_name (const CfSpec * spec, int samples, int optin, int major)
 {
@@ -52,6 +58,13 @@ plan_name (const CfSpec * spec, int samples, int optin, int major)
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 1, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, 320, 240, 1, 0, 0);
+  } else if (samples < 0) {
+    memset (&layout, 0, sizeof layout);
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 2, 0, 0);
+    cf_layout_add_channel (&layout, samples == NV12 ? CF_CHANNEL_FILTER :
+        CF_CHANNEL_FILL, 1, 320, 240, 2, 1, 128);
   } else {
     cf_layout_init_interleaved (&layout, 640, 480, samples,
         spec->kp.sample_bytes, samples == 4 ? 0x7 : (1u << samples) - 1);
@@ -81,6 +94,7 @@ test_separable (void)
 {
   CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
   CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 1);
+  CfSpec *g25 = spec_new (CF_FILTER_GAUSSIAN, 2.5, NULL, 1);
 
   expect (g2, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 13 taps");
@@ -90,9 +104,25 @@ test_separable (void)
       "tensor-core separable, 1 single-sample plane, 13 taps");
   expect (g2, 0, SM75_OPTIN, 7,
       "fast separable, 3 single-sample planes, 13 taps, fp32 sums");
-  /* Three samples a pixel: no fast layout. */
-  expect (g2, 3, H200_OPTIN, 9,
+  /* Interleaved samples (RGB, NV12's chroma pairs) as rows of bytes with
+   * the row taps spread: tensor cores only, every sample filtered, up to
+   * 81 row taps (3 x 25 - 2 for RGB). */
+  expect (g2, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of bytes, "
+      "1 of 3-sample pixels, 13 taps");
+  expect (g2, NV12, H200_OPTIN, 9, "tensor-core separable, 2 planes of "
+      "bytes, 1 of 2-sample pixels, 13 taps");
+  expect (g2, 3, SM75_OPTIN, 7,
       "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (g2, NV12_V_FILLED, H200_OPTIN, 9,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (g8, 3, H200_OPTIN, 9,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (g8, NV12, H200_OPTIN, 9,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (g25, NV12, H200_OPTIN, 9, "tensor-core separable, 2 planes of "
+      "bytes, 1 of 2-sample pixels, 17 taps");
+  expect (g25, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of bytes, "
+      "1 of 3-sample pixels, 17 taps");
   /* 49 taps: tensor cores reach 63, the FMA kernels 13. */
   expect (g8, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 49 taps");
@@ -100,6 +130,7 @@ test_separable (void)
       "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
   cf_spec_free (g2);
   cf_spec_free (g8);
+  cf_spec_free (g25);
 }
 
 static void
@@ -115,6 +146,8 @@ test_gradients (void)
       "filtered), 3 taps, fp32 sums, gradient pair");
   expect (sobel_x, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 3 taps");
+  expect (sobel_x, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
+      "bytes, 1 of 3-sample pixels, 3 taps");
   cf_spec_free (sobel);
   cf_spec_free (sobel_x);
 }
@@ -135,6 +168,9 @@ test_dense (void)
       "filtered), 3x3 taps, byte taps (dp4a)");
   expect (lap, 1, SM75_OPTIN, 7, "fast dense, 1 single-sample plane, 3x3 "
       "taps, byte taps (dp4a)");
+  /* Interleaved samples: separable specs only. */
+  expect (lap, 3, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   /* A tap of 200 is no signed byte. */
   expect (big, 1, H200_OPTIN, 9,
       "fast dense, 1 single-sample plane, 3x3 taps, int32");

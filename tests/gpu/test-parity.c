@@ -283,6 +283,8 @@ static const FilterCase filter_cases[] = {
   {F ("gaussian-s1.5-sy3", CF_FILTER_GAUSSIAN),.sigma = 1.5,.sigma_y = 3.0},
   /* a centre tap above 127 (unsigned byte taps on tensor cores) */
   {F ("gaussian-s0.3-k3", CF_FILTER_GAUSSIAN),.sigma = 0.3,.kernel_size = 3},
+  /* the same past 17 row taps on RGB (3 x 7 - 2) */
+  {F ("gaussian-s0.5-k7", CF_FILTER_GAUSSIAN),.sigma = 0.5,.kernel_size = 7},
   /* the widest taps: two and three tensor-core k-steps */
   {F ("gaussian-s9-k51", CF_FILTER_GAUSSIAN),.sigma = 9.0,.kernel_size = 51},
   {F ("gaussian-s10-k63", CF_FILTER_GAUSSIAN),.sigma = 10.0,
@@ -923,14 +925,19 @@ test_region_fast_inplace (void)
 static void
 test_large (void)
 {
-  const FilterCase *fc = &filter_cases[2];      /* gaussian sigma 2.5 */
+  /* RGB and NV16: interleaved samples on tensor cores, two row k-steps */
+  static const LayoutId layouts[] = { LAYOUT_GRAY16, LAYOUT_RGBA8,
+    LAYOUT_RGB8, LAYOUT_NV16
+  };
+  const FilterCase *fc = find_filter_case ("gaussian-s2.5");
   GRand *rand;
 
   if (!need_device ())
     return;
 
   rand = g_rand_new_with_seed (1080);
-  for (LayoutId li = LAYOUT_GRAY16; li <= LAYOUT_RGBA8; li++) {
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++) {
+    const LayoutId li = layouts[i];
     CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, layout_depth (li));
     TestFrame f = { 0 };
 
@@ -1521,13 +1528,18 @@ test_unaligned (void)
     static const char *names[] = { "gaussian-s1", "box-7", "sobel-3",
       "laplacian-1", "custom-5x5"
     };
+
+    /* RGB: interleaved samples on tensor cores, byte loads and stores
+     * where rows are not aligned (one plane: launch_unaligned's frames). */
+    static const LayoutId layouts[] = { LAYOUT_GRAY8, LAYOUT_RGBA8,
+      LAYOUT_RGB8
+    };
     GRand *rand = g_rand_new_with_seed (0x0dd);
 
     for (guint c = 0; c < G_N_ELEMENTS (names); c++) {
       const FilterCase *fc = find_filter_case (names[c]);
-      for (LayoutId li = LAYOUT_GRAY8; li <= LAYOUT_RGBA8; li++) {
-        if (li == LAYOUT_GRAY16)
-          continue;
+      for (guint i = 0; i < G_N_ELEMENTS (layouts); i++) {
+        const LayoutId li = layouts[i];
         /* aligned, then odd addresses, then odd strides */
         launch_unaligned (fc, li, 131, 45, 0, 0, 0, 0, rand);
         launch_unaligned (fc, li, 131, 45, 1, 0, 3, 0, rand);
