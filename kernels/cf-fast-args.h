@@ -104,6 +104,9 @@ struct CfMmaArgs
    * so the kernel copies its job's to shared memory first. */
   unsigned row_taps[CF_MMA_STEPS][32];
   unsigned col_taps[32];
+  /* Dense kernels: the device weights, kh x kw, anchored at (ax, ay). */
+  const int *dense;
+  int kw, kh, ax, ay;
 };
 
 /* The fast kernels' part of a launch plan: the arguments of everything
@@ -138,6 +141,11 @@ struct CfFastPlan
  * them filtered); K is the odd tap count the taps in
  * p->a are centred in, nk the kernels (2 for a gradient magnitude). */
 cudaError_t cf_mma_plan (CfFastPlan * p, int major, int nk, int K);
+/* The same for a dense K x K spec (K 3 or 5) of signed byte taps
+ * (taps_s8) on planes of bytes (p->ch 1), whose weights each launch reads
+ * from the device. */
+cudaError_t cf_mma_dense_plan (CfFastPlan * p, int major, int K,
+    bool taps_s8);
 /* Launches the picked kernel on the planes `a` (per frame) names. */
 cudaError_t cf_mma_run (const CfFastPlan * p, const CfFastArgs & a,
     cudaStream_t stream);

@@ -29,7 +29,8 @@
  *    stores, merged with the copied and filled bytes of the pixels (and,
  *    for sharpen, finished against the source samples).
  * Rows and columns a band reads past its taps meet zero weights, so they
- * may hold anything.  The measurements behind each choice are in
+ * may hold anything.  Dense matrices of interleaved samples (RGB, NV12's
+ * chroma) take dense_mma_kernel: a k-step per kernel row, one pass.  The measurements behind each choice are in
  * bench/README.md. */
 
 #include <stdint.h>
@@ -79,7 +80,10 @@ template < int CH, int KSX, int KSY > struct Geo
   static_assert (TH * SPW < CH > <= HR * IPW * (CH == 4 ? 3 : 1),
       "staging fits the planes");
   static constexpr int TAP_OFF = (2 * HR + RW + 3) & ~3;
-  static constexpr int IN_OFF = TAP_OFF + 2 * 32;
+  /* Taps: a row's and a column's band words (32 each), or a dense
+   * kernel's rows (16 each, up to 5). */
+  static constexpr int TAP_WORDS = 96;
+  static constexpr int IN_OFF = TAP_OFF + TAP_WORDS;
   static constexpr int words (int nf)
   {
     return IN_OFF + nf * HR * IPW + nf * 2 * TW * HPW;
@@ -103,6 +107,18 @@ mma (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
         : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
         : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0),
         "r" (b1));
+#endif
+}
+
+/* d += a x b, integer m16n8k32: samples (u8) x taps (s8). */
+__device__ __forceinline__ void
+mma_samples (int (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm ("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
+      : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0), "r" (b1));
 #endif
 }
 
@@ -358,6 +374,62 @@ store_tile (const unsigned *stg, const MmaArgs & a, int job, int x0, int y0)
   }
 }
 
+/* Permutes placing samples in their pixel lanes: the first takes samples
+ * 0 and 1 (zero from byte 1 of sample 0), the next add one. */
+template < int CH, int NF > __device__ __forceinline__ void
+lane_selectors (const MmaArgs & a, unsigned (&sel)[NF > 1 ? NF - 1 : 1])
+{
+  if (CH != 4)
+    return;
+  sel[0] = 0;
+  for (int j = 0; j < 4; j++)
+    sel[0] |= (j == a.lane[0] ? 0u : j == a.lane[1] ? 4u : 1u) << 4 * j;
+#pragma unroll
+  for (int f = 2; f < NF; f++) {
+    sel[f - 1] = 0;
+    for (int j = 0; j < 4; j++)
+      sel[f - 1] |= (j == a.lane[f] ? 4u : (unsigned) j) << 4 * j;
+  }
+}
+
+/* The outputs of a fragment (sums v[f]: rows g, g + 8 of columns 2t,
+ * 2t + 1 from its first, m0, n0) through op SOP into the staged tile. */
+template < int CH, int NF, int SOP > __device__ __forceinline__ void
+stage_fragment (const MmaArgs & a, unsigned *stg, const int (&v)[NF][4],
+    const unsigned (&sel)[NF > 1 ? NF - 1 : 1], int m0, int n0)
+{
+  const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+  const int col = n0 + 2 * t;
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int row = m0 + g + 8 * h;
+    if (CH == 4) {
+      unsigned o[2];
+#pragma unroll
+      for (int e = 0; e < 2; e++) {
+        unsigned r[NF];
+#pragma unroll
+        for (int f = 0; f < NF; f++)
+          r[f] = (unsigned) post < SOP, int >(a, v[f][2 * h + e],
+              v[f][2 * h + e], 0);
+        /* Each sample to its lane (byte 1 of a sample is 0). */
+        o[e] = __byte_perm (r[0], r[1], sel[0]);
+#pragma unroll
+        for (int f = 2; f < NF; f++)
+          o[e] = __byte_perm (o[e], r[f], sel[f - 1]);
+      }
+      *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o[0], o[1]);
+    } else {
+      const unsigned o0 = (unsigned) post < SOP, int >(a, v[0][2 * h],
+          v[0][2 * h], 0);
+      const unsigned o1 = (unsigned) post < SOP, int >(a, v[0][2 * h + 1],
+          v[0][2 * h + 1], 0);
+      *(unsigned short *) ((unsigned char *) (stg + row * SPW < 1 >) +
+          col) = (unsigned short) (o0 | o1 << 8);
+    }
+  }
+}
+
 #endif /* sm_80 and newer */
 
 template < int CH, int NF, int KSX, int KSY, bool WU, int OP >
@@ -462,20 +534,8 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   for (int s = 0; s < KSY; s++)
     band_fragment (taps, 1, s, av[s]);
   unsigned *stg = smem + G::IN_OFF;
-  /* Permutes placing samples in their pixel lanes: the first takes
-   * samples 0 and 1 (zero from byte 1 of sample 0), the next add one. */
   unsigned sel[NF > 1 ? NF - 1 : 1];
-  if (CH == 4) {
-    sel[0] = 0;
-    for (int j = 0; j < 4; j++)
-      sel[0] |= (j == a.lane[0] ? 0u : j == a.lane[1] ? 4u : 1u) << 4 * j;
-#pragma unroll
-    for (int f = 2; f < NF; f++) {
-      sel[f - 1] = 0;
-      for (int j = 0; j < 4; j++)
-        sel[f - 1] |= (j == a.lane[f] ? 4u : (unsigned) j) << 4 * j;
-    }
-  }
+  lane_selectors < CH, NF > (a, sel);
 
 #pragma unroll
   for (int i = 0; i < (TH / 16) * (TW / 8) / WARPS; i++) {
@@ -503,35 +563,103 @@ mma_kernel (const __grid_constant__ MmaArgs a)
 
     /* Sharpen stages the blurred samples; store_tile adds the rest. */
     constexpr int SOP = OP == CF_OP_SHARPEN ? CF_OP_LINEAR : OP;
-    const int col = n0 + 2 * t;
+    stage_fragment < CH, NF, SOP > (a, stg, v, sel, m0, n0);
+  }
+  __syncthreads ();
+  store_tile < CH, OP > (stg, a, job, x0, y0);
+#endif
+}
+
+/* Dense K x K (Laplacian, custom matrices of byte taps) on planes of
+ * bytes: for each output fragment of 16 rows and 8 columns, D += input
+ * rows (A: u8 samples) x band of one kernel row (B: s8 taps), a k-step per
+ * kernel row, int32 sums (exact).  Interleaved samples spread their row
+ * taps as the separable kernel does; the kernel's taps come from the
+ * device weights (MmaArgs::dense), as bands built once a block in shared
+ * memory. */
+template < int K, int OP > __global__ void __launch_bounds__ (THREADS)
+dense_mma_kernel (const __grid_constant__ MmaArgs a)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr int CH = 1, NF = 1;
+  /* Columns: a fragment's last reads 23 bytes past its first output. */
+  using G = Geo < CH, 2, 1 >;
+  constexpr int TW = G::TW, R = K / 2;
+  constexpr int BW = 16;        /* words of a kernel row's band */
+  extern __shared__ __align__ (16) unsigned smem[];
+  const int job = blockIdx.z;
+  const int x0 = blockIdx.x * TW, y0 = blockIdx.y * TH;
+  const int W = a.width[job], H = a.height[job];
+
+  if (x0 >= W || y0 >= H)
+    return;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int step = a.step[job], off = a.off[step - 1];
+  const int rh = (TH + K - 1 + 15) & ~15;
+  const int rw = (TW + a.kx[step - 1] - 1 + off + 3) & ~3;
+
+  /* Band words of kernel row j: byte 16 + off + step i holds tap (j, i)
+   * of the spec's kw x kh taps centred in K x K. */
+  unsigned *bands = smem + G::TAP_OFF;
+  static_assert (K * BW <= G::TAP_WORDS, "the bands fit the taps' words");
+  if (threadIdx.x < K * BW) {
+    const int j = threadIdx.x / BW, w = threadIdx.x % BW;
+    const int jj = j - (R - a.ay);
+    unsigned word = 0;
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-      const int row = m0 + g + 8 * h;
-      if (CH == 4) {
-        unsigned o[2];
+    for (int b = 0; b < 4; b++) {
+      const int pos = 4 * w + b - 16 - off;
+      const int i = pos / step, ii = i - (R - a.ax);
+      if (pos >= 0 && pos % step == 0 && i < K && jj >= 0 && jj < a.kh
+          && ii >= 0 && ii < a.kw)
+        word |= ((unsigned) __ldg (a.dense + jj * a.kw + ii) & 0xFFu) <<
+            (8 * b);
+    }
+    bands[threadIdx.x] = word;
+  }
+  /* (load_planes ends with a barrier) */
+  load_planes < CH, NF, 2, 1 > (smem, a, job, x0, y0, rh, rw);
+
+  /* B fragments: lane (g, t) holds taps k - g of k = 4t .. 4t + 3 and
+   * 16 + 4t .. 16 + 4t + 3, output column g. */
+  unsigned bf[K][2];
 #pragma unroll
-        for (int e = 0; e < 2; e++) {
-          unsigned r[NF];
+  for (int j = 0; j < K; j++) {
+    bf[j][0] = tap_bytes (bands + j * BW, 16 + 4 * t - g);
+    bf[j][1] = tap_bytes (bands + j * BW, 32 + 4 * t - g);
+  }
+  const unsigned char *in = (const unsigned char *) (smem + G::IN_OFF);
+  /* Staged apart from the input planes, which other warps still read. */
+  unsigned *stg = smem + G::IN_OFF + NF * G::HR * G::IPW;
+  static_assert (TH * SPW < CH > <= NF * 2 * TW * G::HPW,
+      "staging fits the sums' words");
+  unsigned sel[NF > 1 ? NF - 1 : 1];
+  lane_selectors < CH, NF > (a, sel);
+
 #pragma unroll
-          for (int f = 0; f < NF; f++)
-            r[f] = (unsigned) post < SOP, int >(a, v[f][2 * h + e],
-                v[f][2 * h + e], 0);
-          /* Each sample to its lane (byte 1 of a sample is 0). */
-          o[e] = __byte_perm (r[0], r[1], sel[0]);
+  for (int i = 0; i < (TH / 16) * (TW / 8) / WARPS; i++) {
+    const int ti = warp + i * WARPS;
+    const int m0 = (ti / (TW / 8)) * 16, n0 = (ti % (TW / 8)) * 8;
+    int v[NF][4];
 #pragma unroll
-          for (int f = 2; f < NF; f++)
-            o[e] = __byte_perm (o[e], r[f], sel[f - 1]);
-        }
-        *(uint2 *) (stg + row * SPW < 4 > + col) = make_uint2 (o[0], o[1]);
-      } else {
-        const unsigned o0 = (unsigned) post < SOP, int >(a, v[0][2 * h],
-            v[0][2 * h], 0);
-        const unsigned o1 = (unsigned) post < SOP, int >(a, v[0][2 * h + 1],
-            v[0][2 * h + 1], 0);
-        *(unsigned short *) ((unsigned char *) (stg + row * SPW < 1 >) +
-            col) = (unsigned short) (o0 | o1 << 8);
+    for (int f = 0; f < NF; f++) {
+      const unsigned char *rp = in + (f * G::HR + m0 + g) * G::IPW * 4 +
+          n0 + 4 * t;
+#pragma unroll
+      for (int e = 0; e < 4; e++)
+        v[f][e] = 0;
+#pragma unroll
+      for (int j = 0; j < K; j++) {
+        const unsigned char *r0 = rp + j * G::IPW * 4;
+        const unsigned *r8 = (const unsigned *) (r0 + 8 * G::IPW * 4);
+        const unsigned av[4] = { *(const unsigned *) r0, r8[0],
+          *(const unsigned *) (r0 + 16), r8[4]
+        };
+        mma_samples (v[f], av, bf[j][0], bf[j][1]);
       }
     }
+    stage_fragment < CH, NF, OP > (a, stg, v, sel, m0, n0);
   }
   __syncthreads ();
   store_tile < CH, OP > (stg, a, job, x0, y0);
@@ -627,6 +755,81 @@ tap_words (const int *taps, int K, int step, int off, unsigned (&out)[32])
         (unsigned) tb[4 * w + 3] << 24;
 }
 
+/* What every tensor-core plan reads of p->a: the jobs (their row taps
+ * spread over kx = step (K - 1) + 1 for `step` interleaved samples), the
+ * pixel lanes, the op.  Returns the row k-steps of a band of `outputs`
+ * outputs (16 separable, 8 dense) for the widest job, 0 if one is too
+ * wide. */
+int
+job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
+{
+  const CfFastArgs & a = p->a;
+  int ksx = 0;
+
+  for (int j = 0; j < p->n_jobs; j++) {
+    const int step = p->job_step[j];
+    if (step < 1 || step > CF_MMA_STEPS || (step > 1 && p->ch != 1))
+      return 0;
+    /* A band's outputs read outputs + off + kx - 1 columns. */
+    const int kx = step * (K - 1) + 1, off = (4 - (kx / 2) % 4) % 4;
+    const int ks = k_steps (kx + off + outputs - 16);
+    if (ks == 0)
+      return 0;
+    if (ks > ksx)
+      ksx = ks;
+    m.step[j] = step;
+    m.kx[step - 1] = kx;
+    m.off[step - 1] = off;
+    m.width[j] = a.width[j];
+    m.height[j] = a.height[j];
+  }
+  for (int i = 0; i < 4; i++)
+    m.lane[i] = a.lane[i];
+  m.keep = a.keep;
+  m.fill = a.fill;
+  for (int f = 0; f < p->nf; f++)
+    m.filtered |= 1u << a.lane[f];
+  m.ky = K;
+  m.op = a.op;
+  m.shift = a.shift;
+  m.bias = a.bias;
+  m.gain = a.gain;
+  m.maxval = a.maxval;
+  m.border = a.border;
+  m.border_value = a.border_value;
+  m.scale = a.scale;
+  m.offset = a.offset;
+  m.amount = a.amount;
+  return ksx;
+}
+
+template < int K > cudaError_t
+start_dense (int op, int n_jobs, int w, int h, Pick & pick)
+{
+  constexpr int TW = TWC < 1 >;
+  const size_t bytes = (size_t) Geo < 1, 2, 1 >::words (1) * 4;
+  dim3 grid ((w + TW - 1) / TW, (h + TH - 1) / TH, n_jobs);
+
+  /* Custom kernels are linear, the Laplacian its absolute value. */
+  if (op == CF_OP_LINEAR)
+    return cf_pick_kernel (pick, dense_mma_kernel < K, CF_OP_LINEAR >, grid,
+        dim3 (THREADS), bytes);
+  if (op == CF_OP_ABS)
+    return cf_pick_kernel (pick, dense_mma_kernel < K, CF_OP_ABS >, grid,
+        dim3 (THREADS), bytes);
+  return cudaErrorNotSupported;
+}
+
+cudaError_t
+dispatch_dense (int K, int op, int n_jobs, int w, int h, Pick & s)
+{
+  if (K == 3)
+    return start_dense < 3 > (op, n_jobs, w, h, s);
+  if (K == 5)
+    return start_dense < 5 > (op, n_jobs, w, h, s);
+  return cudaErrorNotSupported;
+}
+
 }                               /* namespace */
 
 cudaError_t
@@ -635,7 +838,7 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   const CfFastArgs & a = p->a;
   MmaArgs & m = p->m;
   bool s8 = true, u8 = true;
-  int ksx = 0, neg = 0, pos = 0, col = 0;
+  int neg = 0, pos = 0, col = 0;
 
   m = MmaArgs { };
 
@@ -648,7 +851,8 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   if (major < 8)
     return cudaErrorNotSupported;
   const int ksy = k_steps (K);
-  if (ksy == 0)
+  const int ksx = job_args (p, K, 16, m);
+  if (ksy == 0 || ksx == 0)
     return cudaErrorNotSupported;
 
   /* Taps must be bytes; the horizontal sums, offset, 16 bits. */
@@ -669,44 +873,10 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
     return cudaErrorNotSupported;
   m.hbias = 255 * neg;
   m.hconst = m.hbias * col;
-  m.ky = K;
   tap_words (a.iw[0][1], K, 1, 0, m.col_taps);
-
-  /* A band of 16 outputs reads 16 + off + kx - 1 columns; the row taps of
-   * `step` interleaved samples are spread over kx = step (K - 1) + 1. */
-  for (int j = 0; j < p->n_jobs; j++) {
-    const int step = p->job_step[j];
-    if (step < 1 || step > CF_MMA_STEPS || (step > 1 && p->ch != 1))
-      return cudaErrorNotSupported;
-    const int kx = step * (K - 1) + 1, off = (4 - (kx / 2) % 4) % 4;
-    const int ks = k_steps (kx + off);
-    if (ks == 0)
-      return cudaErrorNotSupported;
-    if (ks > ksx)
-      ksx = ks;
-    m.step[j] = step;
-    m.kx[step - 1] = kx;
-    m.off[step - 1] = off;
-    tap_words (a.iw[0][0], K, step, off, m.row_taps[step - 1]);
-    m.width[j] = a.width[j];
-    m.height[j] = a.height[j];
-  }
-  for (int i = 0; i < 4; i++)
-    m.lane[i] = a.lane[i];
-  m.keep = a.keep;
-  m.fill = a.fill;
-  for (int f = 0; f < p->nf; f++)
-    m.filtered |= 1u << a.lane[f];
-  m.op = a.op;
-  m.shift = a.shift;
-  m.bias = a.bias;
-  m.gain = a.gain;
-  m.maxval = a.maxval;
-  m.border = a.border;
-  m.border_value = a.border_value;
-  m.scale = a.scale;
-  m.offset = a.offset;
-  m.amount = a.amount;
+  for (int s = 1; s <= CF_MMA_STEPS; s++)
+    if (m.kx[s - 1] > 0)
+      tap_words (a.iw[0][0], K, s, m.off[s - 1], m.row_taps[s - 1]);
 
   const bool wu = !s8;
   const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;
@@ -717,6 +887,29 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
     return dispatch < 4, 3 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
         p->mma_kernel);
   return dispatch < 4, 4 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
+      p->mma_kernel);
+}
+
+cudaError_t
+cf_mma_dense_plan (CfFastPlan * p, int major, int K, bool taps_s8)
+{
+  const CfFastArgs & a = p->a;
+  MmaArgs & m = p->m;
+
+  m = MmaArgs { };
+  /* One k-step a kernel row: 8 outputs and their reach in 32 columns. */
+  if (major < 8 || !taps_s8 || job_args (p, K, 8, m) != 1)
+    return cudaErrorNotSupported;
+  m.kw = a.kw;
+  m.kh = a.kh;
+  m.ax = a.ax;
+  m.ay = a.ay;
+
+  /* Planes of bytes only: the FMA kernels' dp4a sums were as fast or
+   * faster for 4-sample pixels (cf_fast_plan). */
+  if (p->ch != 1)
+    return cudaErrorNotSupported;
+  return dispatch_dense (K, m.op, p->n_jobs, p->max_w, p->max_h,
       p->mma_kernel);
 }
 
@@ -736,6 +929,7 @@ cf_mma_run (const CfFastPlan * p, const CfFastArgs & a, cudaStream_t stream)
       m.flags &= ~DST_VEC;
     m.src[j] = a.src[j];
     m.dst[j] = a.dst[j];
+    m.dense = a.dense;
     m.ss[j] = a.ss[j];
     m.ds[j] = a.ds[j];
   }

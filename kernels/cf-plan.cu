@@ -55,8 +55,10 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
   else
     snprintf (where, sizeof where, "%d single-sample plane%s", f.n_jobs,
         f.n_jobs == 1 ? "" : "s");
-  if (f.mma)
+  if (f.mma && kp->separable)
     snprintf (buf, size, "tensor-core separable, %s, %d taps", where, K);
+  else if (f.mma)
+    snprintf (buf, size, "tensor-core dense, %s, %dx%d taps", where, K, K);
   else if (kp->separable)
     snprintf (buf, size, "fast separable, %s, %d taps, %s sums%s", where, K,
         f.use_float ? "fp32" : "int32",

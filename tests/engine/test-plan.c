@@ -168,8 +168,14 @@ test_dense (void)
       "filtered), 3x3 taps, byte taps (dp4a)");
   expect (lap, 1, SM75_OPTIN, 7, "fast dense, 1 single-sample plane, 3x3 "
       "taps, byte taps (dp4a)");
-  /* Interleaved samples: separable specs only. */
-  expect (lap, 3, H200_OPTIN, 9,
+  /* Interleaved samples: tensor cores, byte taps up to 5 x 5. */
+  expect (lap, 3, H200_OPTIN, 9, "tensor-core dense, 1 plane of bytes, 1 of "
+      "3-sample pixels, 3x3 taps");
+  expect (lap, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
+      "1 of 2-sample pixels, 3x3 taps");
+  expect (lap, 3, SM75_OPTIN, 7,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (big, 3, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   /* A tap of 200 is no signed byte. */
   expect (big, 1, H200_OPTIN, 9,
