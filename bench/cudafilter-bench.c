@@ -419,24 +419,18 @@ run_case (int filter, const Format * fmt, int width, int height,
     return;
   }
 
-  if (fmt->i420) {
+  if (fmt->i420 || fmt->nv12) {
+    /* 4:2:0: the chroma in two planes (I420) or in pairs in one (NV12) */
     int cw = (width + 1) / 2, chh = (height + 1) / 2;
+    int pairs = fmt->nv12 ? 2 : 1;
 
     memset (&layout, 0, sizeof (layout));
     layout.sample_bytes = 1;
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 1,
         0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, cw, chh, 1, 0, 0);
-  } else if (fmt->nv12) {
-    int cw = (width + 1) / 2, chh = (height + 1) / 2;
-
-    memset (&layout, 0, sizeof (layout));
-    layout.sample_bytes = 1;
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 1,
-        0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 2, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, cw, chh, 2, 1, 0);
+    for (int c = 0; c < 2; c++)
+      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, fmt->nv12 ? 1 : 1 + c,
+          cw, chh, pairs, fmt->nv12 ? c : 0, 0);
   } else {
     cf_layout_init_interleaved (&layout, width, height, fmt->samples,
         fmt->sample_bytes, fmt->samples >= 3 ? 0x7 : 0x1);
