@@ -64,7 +64,7 @@ static GOptionEntry entries[] = {
   {"size", 'S', 0, G_OPTION_ARG_STRING, &opt_size,
       "Frame size WIDTHxHEIGHT (default 3840x2160)", "WxH"},
   {"format", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
-      "Comma-separated formats: rgba (alpha copied), rgb, gray8, gray16, i420, nv12 "
+      "Comma-separated formats: rgba (alpha copied), rgb, gray8, gray16, i420, nv12, yuy2 "
         "(default rgba)", "LIST"},
   {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
       "Timed iterations per measurement (default 100)", "N"},
@@ -245,17 +245,20 @@ typedef struct
   int samples, sample_bytes;
   gboolean i420;                /* three planes, chroma halved both ways */
   gboolean nv12;                /* a luma plane and a chroma-pair plane */
+  gboolean yuy2;                /* packed 4:2:2, Y U Y V */
 } Format;
 
 static gboolean
 parse_format (const char *name, Format * f)
 {
   f->format = name;
-  f->i420 = f->nv12 = FALSE;
+  f->i420 = f->nv12 = f->yuy2 = FALSE;
   if (g_ascii_strcasecmp (name, "i420") == 0)
     f->samples = 1, f->sample_bytes = 1, f->i420 = TRUE;
   else if (g_ascii_strcasecmp (name, "nv12") == 0)
     f->samples = 1, f->sample_bytes = 1, f->nv12 = TRUE;
+  else if (g_ascii_strcasecmp (name, "yuy2") == 0)
+    f->samples = 1, f->sample_bytes = 1, f->yuy2 = TRUE;
   else if (g_ascii_strcasecmp (name, "rgb") == 0)
     f->samples = 3, f->sample_bytes = 1;
   else if (g_ascii_strcasecmp (name, "rgba") == 0)
@@ -431,6 +434,15 @@ run_case (int filter, const Format * fmt, int width, int height,
     for (int c = 0; c < 2; c++)
       cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, fmt->nv12 ? 1 : 1 + c,
           cw, chh, pairs, fmt->nv12 ? c : 0, 0);
+  } else if (fmt->yuy2) {
+    /* even widths: no spare luma */
+    memset (&layout, 0, sizeof (layout));
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 2,
+        0, 0);
+    for (int c = 0; c < 2; c++)
+      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width / 2,
+          height, 4, 1 + 2 * c, 0);
   } else {
     cf_layout_init_interleaved (&layout, width, height, fmt->samples,
         fmt->sample_bytes, fmt->samples >= 3 ? 0x7 : 0x1);

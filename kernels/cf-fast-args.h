@@ -72,27 +72,38 @@ struct CfFastArgs
 };
 
 /* Samples a pixel the tensor-core kernels take interleaved in one job
- * (NV12's chroma pairs: 2, RGB: 3). */
+ * (NV12's chroma pairs: 2, RGB: 3), and the step that stands for packed
+ * 4:2:2 (YUY2, UYVY: luma 2 bytes apart, each chroma 4). */
 #define CF_MMA_STEPS 3
+#define CF_MMA_PACKED_422 4
+/* Row tap tables of a launch: one a step, four (a byte's place in the
+ * macro-pixel) for packed 4:2:2. */
+#define CF_MMA_TAP_SETS 8
 
 /* What the tensor-core kernels (cf-mma.cu) read.  A job is a plane of
  * bytes: single samples, or `step` samples a pixel interleaved, all
  * filtered, whose row correlation is the byte row's with the taps spread
- * `step` apart (zeros between); the columns are the same either way. */
+ * `step` apart (zeros between); the columns are the same either way.
+ * Packed 4:2:2 spreads a byte's taps by its channel's distance (2 for
+ * luma, 4 for chroma), so its table depends on the byte's place in the
+ * 4-byte macro-pixel. */
 struct CfMmaArgs
 {
   const unsigned char *src[CF_FAST_JOBS];
   unsigned char *dst[CF_FAST_JOBS];
   long long ss[CF_FAST_JOBS], ds[CF_FAST_JOBS];
   int width[CF_FAST_JOBS], height[CF_FAST_JOBS];       /* in bytes, rows */
-  int step[CF_FAST_JOBS];       /* 1 .. CF_MMA_STEPS; 1 for 4-sample pixels */
+  int step[CF_FAST_JOBS];       /* 1 .. CF_MMA_STEPS, or CF_MMA_PACKED_422;
+                                 * 1 for 4-sample pixels */
+  int luma_off[CF_FAST_JOBS];   /* packed 4:2:2: the first luma byte, 0 or 1 */
   int lane[4];
   unsigned keep, fill;
   unsigned filtered;            /* byte lanes of lane[] as a bit mask */
   int ky;                       /* column taps (odd), centred */
-  /* Row taps of each step: kx[s - 1] of them (odd), centred; off[s - 1]
-   * is (-kx / 2) mod 4 (see load_planes). */
-  int kx[CF_MMA_STEPS], off[CF_MMA_STEPS];
+  /* A job's row reach: kx columns (odd), centred; off is (-kx / 2) mod 4
+   * (see load_planes); its row taps are row_taps[taps_set] (and the next
+   * three for packed 4:2:2). */
+  int kx[CF_FAST_JOBS], off[CF_FAST_JOBS], taps_set[CF_FAST_JOBS];
   unsigned flags;               /* SRC_WORDS, SRC_VEC, DST_VEC */
   int op, shift, bias, gain, maxval, border, border_value;
   float scale, offset, amount;
@@ -102,7 +113,7 @@ struct CfMmaArgs
    * + 3] (zero outside the kernel), the columns' the same with off 0.
    * Lanes read different words, which constant memory would serialise,
    * so the kernel copies its job's to shared memory first. */
-  unsigned row_taps[CF_MMA_STEPS][32];
+  unsigned row_taps[CF_MMA_TAP_SETS][32];
   unsigned col_taps[32];
   /* Dense kernels: the device weights, kh x kw, anchored at (ax, ay). */
   const int *dense;
@@ -118,9 +129,11 @@ struct CfFastPlan
   int n_jobs, max_w, max_h;
   int job_plane[CF_FAST_JOBS], job_offset[CF_FAST_JOBS];
   int job_channel[CF_FAST_JOBS];        /* a channel of each job */
-  /* Samples a pixel interleaved in each job's plane (1: single samples);
-   * above 1, only the tensor-core kernels take the plan. */
+  /* Samples a pixel interleaved in each job's plane (1: single samples;
+   * CF_MMA_PACKED_422: YUY2's and UYVY's); above 1, only the tensor-core
+   * kernels take the plan. */
   int job_step[CF_FAST_JOBS];
+  int job_luma_off[CF_FAST_JOBS];       /* CF_MMA_PACKED_422: first luma byte */
   CfFastArgs a;
   bool use_float;               /* separable sums in fp32 (exact here) */
   CfKernelPick < CfFastArgs > fast;

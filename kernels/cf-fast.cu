@@ -119,6 +119,46 @@ frame_args (const CfFastPlan * p, const CfDeviceFrame * frame, FastArgs & a)
   }
 }
 
+/* Packed 4:2:2 (YUY2, UYVY, YVYU, VYUY): a job of luma 2 bytes apart
+ * (one offset seen) and one of the two chroma 4 apart on the same plane,
+ * together every byte of its 4-byte macro-pixels, become one job of the
+ * plane's bytes (CF_MMA_PACKED_422, every byte seen). */
+void
+merge_packed_422 (CfFastPlan * p, unsigned *seen, int *n_jobs)
+{
+  FastArgs & a = p->a;
+
+  for (int y = 0; y < *n_jobs; y++) {
+    if (p->job_step[y] != 2 || (seen[y] != 1 && seen[y] != 2))
+      continue;
+    const int lo = seen[y] == 1 ? 0 : 1;
+    for (int c = 0; c < *n_jobs; c++) {
+      if (p->job_step[c] != CF_MMA_PACKED_422
+          || p->job_plane[c] != p->job_plane[y]
+          || seen[c] != (0xFu & ~(5u << lo))
+          || a.width[c] != a.width[y] || a.height[c] != a.height[y])
+        continue;
+      p->job_step[y] = CF_MMA_PACKED_422;
+      p->job_luma_off[y] = lo;
+      seen[y] = 0xF;
+      for (int k = c; k + 1 < *n_jobs; k++) {
+        p->job_plane[k] = p->job_plane[k + 1];
+        p->job_offset[k] = p->job_offset[k + 1];
+        p->job_channel[k] = p->job_channel[k + 1];
+        p->job_step[k] = p->job_step[k + 1];
+        p->job_luma_off[k] = p->job_luma_off[k + 1];
+        a.width[k] = a.width[k + 1];
+        a.height[k] = a.height[k + 1];
+        seen[k] = seen[k + 1];
+      }
+      (*n_jobs)--;
+      if (c < y)
+        y--;
+      break;
+    }
+  }
+}
+
 }                               /* namespace */
 
 cudaError_t
@@ -187,7 +227,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   } else {
     /* Planes of bytes, every sample filtered: one sample a pixel, or (the
      * tensor-core kernels only) 2 or 3 interleaved from the plane's start,
-     * NV12's chroma pairs or RGB, one job of width x step bytes. */
+     * NV12's chroma pairs or RGB, one job of width x step bytes, or packed
+     * 4:2:2 (merge_packed_422). */
     n_jobs = 0;
     for (int i = 0; i < n; i++) {
       const CfChannel *ch = &channels[i];
@@ -195,7 +236,7 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
       const unsigned lane = 1u << (step == 1 ? 0 : ch->offset);
       int j = 0;
 
-      if (step < 1 || step > CF_MMA_STEPS
+      if (step < 1 || step > CF_MMA_PACKED_422
           || (step > 1 && (ch->offset < 0 || ch->offset >= step))
           || ch->mode != CF_CHANNEL_FILTER || ch->plane < 0
           || ch->plane >= CF_MAX_PLANES)
@@ -210,6 +251,7 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
         p->job_offset[j] = step == 1 ? ch->offset : 0;
         p->job_channel[j] = i;
         p->job_step[j] = step;
+        p->job_luma_off[j] = 0;
         a.width[j] = ch->width * step;
         a.height[j] = ch->height;
         seen_in_job[j] = 0;
@@ -225,6 +267,7 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
       if (ch->height > max_h)
         max_h = ch->height;
     }
+    merge_packed_422 (p, seen_in_job, &n_jobs);
     for (int j = 0; j < n_jobs; j++) {
       if (seen_in_job[j] != (1u << p->job_step[j]) - 1)
         return cudaErrorNotSupported;

@@ -80,9 +80,11 @@ template < int CH, int KSX, int KSY > struct Geo
   static_assert (TH * SPW < CH > <= HR * IPW * (CH == 4 ? 3 : 1),
       "staging fits the planes");
   static constexpr int TAP_OFF = (2 * HR + RW + 3) & ~3;
-  /* Taps: a row's and a column's band words (32 each), or a dense
-   * kernel's rows (16 each, up to 5). */
-  static constexpr int TAP_WORDS = 96;
+  /* Taps: a job's row tables (32 words each, four for packed 4:2:2),
+   * then the column's at COL_TAPS; or a dense kernel's rows (16 each, up
+   * to 5). */
+  static constexpr int COL_TAPS = 128;
+  static constexpr int TAP_WORDS = COL_TAPS + 32;
   static constexpr int IN_OFF = TAP_OFF + TAP_WORDS;
   static constexpr int words (int nf)
   {
@@ -131,8 +133,10 @@ constexpr int WARPS = THREADS / 32;
 
 /* The band fragment of this lane for pass p (0 rows, 1 columns), k-step
  * s: the m16n8k32 A layout, rows m = g, g + 8, columns 4 t .. 4 t + 3 and
- * 16 + 4 t ..; `taps` is the block's copy of its row taps, then the column
- * taps (MmaArgs::row_taps[step - 1], col_taps), in shared memory.  Horizontal:
+ * 16 + 4 t ..; `taps` is the block's copy of its row tables (MmaArgs::
+ * row_taps[taps_set ..]) and, at `col`, the column's (col_taps), in shared
+ * memory.  Rows m take table m & table_mask: the byte's place in a packed
+ * 4:2:2 macro-pixel (tiles start on one).  Horizontal:
  * A[m][kk] = tap[kk - m].  Vertical: the sums are stored with their rows
  * permuted in groups of 16 (see the horizontal pass), column kk holding
  * row 2 t + (b & 1) + 8 (b >> 1) of word t's byte b, and A follows. */
@@ -143,10 +147,11 @@ tap_bytes (const unsigned *tw, int at)
 }
 
 __device__ __forceinline__ void
-band_fragment (const unsigned *taps, int p, int s, unsigned (&r)[4])
+band_fragment (const unsigned *taps, int col, int table_mask, int p, int s,
+    unsigned (&r)[4])
 {
   const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-  const unsigned *tw = taps + p * 32;
+  const unsigned *tw = p ? taps + col : taps + 32 * (g & table_mask);
 #pragma unroll
   for (int q = 0; q < 4; q++) {
     const int m = g + 8 * (q & 1);
@@ -191,7 +196,7 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
   const int W = a.width[job], H = a.height[job], step = a.step[job];
   const unsigned char *src = a.src[job];
   const long long ss = a.ss[job];
-  const int X0 = x0 - a.kx[step - 1] / 2 - a.off[step - 1];
+  const int X0 = x0 - a.kx[job] / 2 - a.off[job];
   const int Y0 = y0 - a.ky / 2, qw = rw / 4;
   long long *ymap = (long long *) smem;
   int *xmap = (int *) (smem + 2 * G::HR);
@@ -205,10 +210,17 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
       ymap[t] = Y < 0 ? -1 : Y * ss;
     }
     for (int t = tid; t < rw; t += THREADS) {
+      /* Byte b is sample (b - o) / d of a channel d bytes apart, o into
+       * the pixel: packed 4:2:2's luma 2, its chroma 4. */
       const int b = X0 + t;
-      const int px = b >= 0 ? b / step : -((step - 1 - b) / step);
-      const int X = cf_border_index (px, W / step, a.border);
-      xmap[t] = X < 0 ? -1 : (X * step + b - px * step) * CH;
+      int d = step, o = (b % step + step) % step;
+      if (step == CF_MMA_PACKED_422) {
+        const int lo = a.luma_off[job];
+        d = ((b & 3) - lo) & 1 ? 4 : 2;
+        o = d == 2 ? lo : b & 3;
+      }
+      const int X = cf_border_index ((b - o) / d, W / d, a.border);
+      xmap[t] = X < 0 ? -1 : (X * d + o) * CH;
     }
     __syncthreads ();
   }
@@ -449,15 +461,16 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   /* Rows the vertical taps reach, in whole tiles; columns in words. */
-  const int step = a.step[job];
+  const int tables = a.step[job] == CF_MMA_PACKED_422 ? 4 : 1;
   const int rh = (TH + a.ky - 1 + 15) & ~15;
-  const int rw = (TW + a.kx[step - 1] - 1 + a.off[step - 1] + 3) & ~3;
+  const int rw = (TW + a.kx[job] - 1 + a.off[job] + 3) & ~3;
 
   unsigned *taps = smem + G::TAP_OFF;
-  if (threadIdx.x < 32)
-    taps[threadIdx.x] = a.row_taps[step - 1][threadIdx.x];
-  else if (threadIdx.x < 64)
-    taps[threadIdx.x] = a.col_taps[threadIdx.x - 32];
+  if (threadIdx.x < 32 * tables)
+    taps[threadIdx.x] = a.row_taps[a.taps_set[job] + threadIdx.x / 32]
+        [threadIdx.x % 32];
+  else if (threadIdx.x >= G::COL_TAPS && threadIdx.x < G::COL_TAPS + 32)
+    taps[threadIdx.x] = a.col_taps[threadIdx.x - G::COL_TAPS];
   /* (load_planes ends with a barrier) */
   load_planes < CH, NF, KSX, KSY > (smem, a, job, x0, y0, rh, rw);
 
@@ -476,7 +489,7 @@ mma_kernel (const __grid_constant__ MmaArgs a)
     unsigned ab[KSX][4];
 #pragma unroll
     for (int s = 0; s < KSX; s++)
-      band_fragment (taps, 0, s, ab[s]);
+      band_fragment (taps, G::COL_TAPS, tables - 1, 0, s, ab[s]);
     constexpr int TILES = (G::HR / 16) * (TW / 16);
 #pragma unroll
     for (int i = 0; i < (TILES + WARPS - 1) / WARPS; i++) {
@@ -532,7 +545,7 @@ mma_kernel (const __grid_constant__ MmaArgs a)
   unsigned av[KSY][4];
 #pragma unroll
   for (int s = 0; s < KSY; s++)
-    band_fragment (taps, 1, s, av[s]);
+    band_fragment (taps, G::COL_TAPS, 0, 1, s, av[s]);
   unsigned *stg = smem + G::IN_OFF;
   unsigned sel[NF > 1 ? NF - 1 : 1];
   lane_selectors < CH, NF > (a, sel);
@@ -595,9 +608,9 @@ dense_mma_kernel (const __grid_constant__ MmaArgs a)
     return;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
-  const int step = a.step[job], off = a.off[step - 1];
+  const int step = a.step[job], off = a.off[job];
   const int rh = (TH + K - 1 + 15) & ~15;
-  const int rw = (TW + a.kx[step - 1] - 1 + off + 3) & ~3;
+  const int rw = (TW + a.kx[job] - 1 + off + 3) & ~3;
 
   /* Band words of kernel row j: byte 16 + off + step i holds tap (j, i)
    * of the spec's kw x kh taps centred in K x K. */
@@ -742,33 +755,64 @@ k_steps (int n)
   return n <= 17 ? 1 : n <= 49 ? 2 : n <= 81 ? 3 : 0;
 }
 
-/* Taps (K of them, `step` apart) as the words of a band, `off` bytes in. */
+/* Taps (K of them, `step` apart) as the words of a band, the first
+ * `first` bytes in (16 + off for a band's own reach). */
 void
-tap_words (const int *taps, int K, int step, int off, unsigned (&out)[32])
+tap_words (const int *taps, int K, int step, int first, unsigned (&out)[32])
 {
   unsigned char tb[128] = { 0 };
 
   for (int i = 0; i < K; i++)
-    tb[16 + off + step * i] = (unsigned char) taps[i];
+    tb[first + step * i] = (unsigned char) taps[i];
   for (int w = 0; w < 32; w++)
     out[w] = tb[4 * w] | tb[4 * w + 1] << 8 | tb[4 * w + 2] << 16 |
         (unsigned) tb[4 * w + 3] << 24;
 }
 
+/* The row tap tables of job j (a.iw's row taps, K of them centred):
+ * one spread `step` apart, or for packed 4:2:2 one for each place in the
+ * macro-pixel, spread by that byte's channel's distance, all reaching as
+ * far as the chroma's.  Shared with an earlier job of the same kind;
+ * false when the tables are full. */
+bool
+job_taps (const CfFastArgs & a, const CfFastPlan * p, int j, int K,
+    int *n_sets, MmaArgs & m)
+{
+  const int step = p->job_step[j], lo = p->job_luma_off[j], R = K / 2;
+  const int tables = step == CF_MMA_PACKED_422 ? 4 : 1;
+
+  for (int i = 0; i < j; i++)
+    if (p->job_step[i] == step && (tables == 1 || p->job_luma_off[i] == lo)) {
+      m.taps_set[j] = m.taps_set[i];
+      return true;
+    }
+  if (*n_sets + tables > CF_MMA_TAP_SETS)
+    return false;
+  m.taps_set[j] = *n_sets;
+  for (int c = 0; c < tables; c++) {
+    const int d = tables == 1 ? step : ((c - lo) & 1) ? 4 : 2;
+    tap_words (a.iw[0][0], K, d, 16 + m.off[j] + m.kx[j] / 2 - d * R,
+        m.row_taps[*n_sets + c]);
+  }
+  *n_sets += tables;
+  return true;
+}
+
 /* What every tensor-core plan reads of p->a: the jobs (their row taps
- * spread over kx = step (K - 1) + 1 for `step` interleaved samples), the
- * pixel lanes, the op.  Returns the row k-steps of a band of `outputs`
- * outputs (16 separable, 8 dense) for the widest job, 0 if one is too
- * wide. */
+ * spread over kx = step (K - 1) + 1 for `step` interleaved samples, 4
+ * (K - 1) + 1 for packed 4:2:2) and their tap tables, the pixel lanes,
+ * the op.  Returns the row k-steps of a band of `outputs` outputs (16
+ * separable, 8 dense) for the widest job, 0 if one is too wide or the
+ * tables too many. */
 int
 job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
 {
   const CfFastArgs & a = p->a;
-  int ksx = 0;
+  int ksx = 0, n_sets = 0;
 
   for (int j = 0; j < p->n_jobs; j++) {
     const int step = p->job_step[j];
-    if (step < 1 || step > CF_MMA_STEPS || (step > 1 && p->ch != 1))
+    if (step < 1 || step > CF_MMA_PACKED_422 || (step > 1 && p->ch != 1))
       return 0;
     /* A band's outputs read outputs + off + kx - 1 columns. */
     const int kx = step * (K - 1) + 1, off = (4 - (kx / 2) % 4) % 4;
@@ -778,8 +822,11 @@ job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
     if (ks > ksx)
       ksx = ks;
     m.step[j] = step;
-    m.kx[step - 1] = kx;
-    m.off[step - 1] = off;
+    m.luma_off[j] = p->job_luma_off[j];
+    m.kx[j] = kx;
+    m.off[j] = off;
+    if (!job_taps (a, p, j, K, &n_sets, m))
+      return 0;
     m.width[j] = a.width[j];
     m.height[j] = a.height[j];
   }
@@ -873,10 +920,7 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
     return cudaErrorNotSupported;
   m.hbias = 255 * neg;
   m.hconst = m.hbias * col;
-  tap_words (a.iw[0][1], K, 1, 0, m.col_taps);
-  for (int s = 1; s <= CF_MMA_STEPS; s++)
-    if (m.kx[s - 1] > 0)
-      tap_words (a.iw[0][0], K, s, m.off[s - 1], m.row_taps[s - 1]);
+  tap_words (a.iw[0][1], K, 1, 16, m.col_taps);
 
   const bool wu = !s8;
   const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;
@@ -897,9 +941,13 @@ cf_mma_dense_plan (CfFastPlan * p, int major, int K, bool taps_s8)
   MmaArgs & m = p->m;
 
   m = MmaArgs { };
-  /* One k-step a kernel row: 8 outputs and their reach in 32 columns. */
+  /* One k-step a kernel row: 8 outputs and their reach in 32 columns;
+   * samples one distance apart (not packed 4:2:2). */
   if (major < 8 || !taps_s8 || job_args (p, K, 8, m) != 1)
     return cudaErrorNotSupported;
+  for (int j = 0; j < p->n_jobs; j++)
+    if (p->job_step[j] > CF_MMA_STEPS)
+      return cudaErrorNotSupported;
   m.kw = a.kw;
   m.kh = a.kh;
   m.ax = a.ax;

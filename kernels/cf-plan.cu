@@ -49,6 +49,9 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
     }
   if (f.ch == 4)
     snprintf (where, sizeof where, "4-sample pixels (%d filtered)", f.nf);
+  else if (step == CF_MMA_PACKED_422)
+    snprintf (where, sizeof where, "%d plane%s of bytes, packed 4:2:2",
+        f.n_jobs, f.n_jobs == 1 ? "" : "s");
   else if (interleaved)
     snprintf (where, sizeof where, "%d plane%s of bytes, %d of %d-sample "
         "pixels", f.n_jobs, f.n_jobs == 1 ? "" : "s", interleaved, step);

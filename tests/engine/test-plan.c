@@ -41,6 +41,7 @@ spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
  * and NV12 with V filled (planes=u, as the element builds it). */
 #define NV12 (-1)
 #define NV12_V_FILLED (-2)
+#define UYVY (-3)
 
 /* The plan's name for `spec` on `samples`-sample pixels (I420-like planes
  * for 0, NV12 or NV12_V_FILLED), on a device of `optin` bytes and compute
@@ -58,6 +59,13 @@ plan_name (const CfSpec * spec, int samples, int optin, int major)
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 1, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, 320, 240, 1, 0, 0);
+  } else if (samples == UYVY) {
+    /* packed 4:2:2, U Y V Y */
+    memset (&layout, 0, sizeof layout);
+    layout.sample_bytes = 1;
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 2, 1, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 2, 0);
   } else if (samples < 0) {
     memset (&layout, 0, sizeof layout);
     layout.sample_bytes = 1;
@@ -123,6 +131,11 @@ test_separable (void)
       "bytes, 1 of 2-sample pixels, 17 taps");
   expect (g25, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of bytes, "
       "1 of 3-sample pixels, 17 taps");
+  /* Packed 4:2:2: luma taps 2 bytes apart, chroma 4, up to 49 bytes. */
+  expect (g2, UYVY, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
+      "bytes, packed 4:2:2, 13 taps");
+  expect (g25, UYVY, H200_OPTIN, 9,
+      "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
   /* 49 taps: tensor cores reach 63, the FMA kernels 13. */
   expect (g8, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 49 taps");
@@ -173,6 +186,8 @@ test_dense (void)
       "3-sample pixels, 3x3 taps");
   expect (lap, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
       "1 of 2-sample pixels, 3x3 taps");
+  expect (lap, UYVY, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   expect (lap, 3, SM75_OPTIN, 7,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   expect (big, 3, H200_OPTIN, 9,

@@ -108,12 +108,14 @@ typedef enum
   LAYOUT_RGB10A2,               /* 10-bit R, G, B, 2-bit A in 32 bits */
   LAYOUT_P016,                  /* 16 bits, chroma pairs, V filled */
   LAYOUT_RGB8,                  /* three bytes a pixel, all filtered */
+  LAYOUT_UYVY,                  /* packed 4:2:2, luma second */
   N_LAYOUTS
 } LayoutId;
 
 static const char *layout_names[N_LAYOUTS] = {
   "gray8", "gray16", "rgba8", "rgba16", "i420", "i420-16", "nv12",
-  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016", "rgb8"
+  "p010", "i420-10", "y444-12", "yuy2", "nv16", "rgb10a2", "p016", "rgb8",
+  "uyvy"
 };
 
 /* Bits of the filtered samples. */
@@ -231,6 +233,19 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
       if (w & 1)
         g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_COPY, 0, 1, h,
                 2, 2 * w, 0));
+      break;
+    case LAYOUT_UYVY:
+      memset (l, 0, sizeof (*l));
+      l->sample_bytes = 1;
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
+              2, 1, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
+              4, 0, 0));
+      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
+              4, 2, 0));
+      if (w & 1)
+        g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_COPY, 0, 1, h,
+                2, 2 * w + 1, 0));
       break;
     case LAYOUT_NV16:
       memset (l, 0, sizeof (*l));
@@ -925,19 +940,27 @@ test_region_fast_inplace (void)
 static void
 test_large (void)
 {
-  /* RGB and NV16: interleaved samples on tensor cores, two row k-steps */
-  static const LayoutId layouts[] = { LAYOUT_GRAY16, LAYOUT_RGBA8,
-    LAYOUT_RGB8, LAYOUT_NV16
+  /* RGB, NV16: interleaved samples on tensor cores, two row k-steps;
+   * YUY2, UYVY: packed 4:2:2 there, with 7 taps (17 reach past the
+   * instances) */
+  static const struct
+  {
+    LayoutId layout;
+    const char *filter;
+  } cases[] = {
+    {LAYOUT_GRAY16, "gaussian-s2.5"}, {LAYOUT_RGBA8, "gaussian-s2.5"},
+    {LAYOUT_RGB8, "gaussian-s2.5"}, {LAYOUT_NV16, "gaussian-s2.5"},
+    {LAYOUT_YUY2, "gaussian-s1"}, {LAYOUT_UYVY, "gaussian-s1"},
   };
-  const FilterCase *fc = find_filter_case ("gaussian-s2.5");
   GRand *rand;
 
   if (!need_device ())
     return;
 
   rand = g_rand_new_with_seed (1080);
-  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++) {
-    const LayoutId li = layouts[i];
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const LayoutId li = cases[i].layout;
+    const FilterCase *fc = find_filter_case (cases[i].filter);
     CfSpec *spec = make_spec (fc, CF_BORDER_REFLECT101, layout_depth (li));
     TestFrame f = { 0 };
 
