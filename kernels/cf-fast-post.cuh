@@ -52,9 +52,13 @@ post_linear (const P & a, int acc)
  * OP_ANY to read it at run time: a switch per sample otherwise costs more
  * than the arithmetic of a small kernel.  OP_MAGNITUDE_U8 is CF_OP_MAGNITUDE
  * with scale 1 and offset 0 into 8-bit samples (Sobel's and Scharr's
- * defaults), for launches that checked those. */
+ * defaults), for launches that checked those; OP_ABS_UNIT is CF_OP_ABS
+ * with scale 1 and offset 0 on integer sums into 8-bit samples (one
+ * derivative, the Laplacian): min (|sum|, maxval), what the float path
+ * gives (it rounds only sums far above maxval), without the round trip. */
 constexpr int OP_ANY = -1;
 constexpr int OP_MAGNITUDE_U8 = -2;
+constexpr int OP_ABS_UNIT = -3;
 
 /* saturate(rint(sqrt(n))) for the float n = gx^2 + gy^2 that
  * cf_post_magnitude_f computes, without its correctly rounded square root:
@@ -89,6 +93,8 @@ post (const P & a, A acc0, A acc1, int centre)
     case CF_OP_MAGNITUDE:
       return cf_post_magnitude_f (to_float (acc0), to_float (acc1), a.scale,
           a.offset, a.maxval);
+    case OP_ABS_UNIT:
+      return min (abs (to_int (acc0)), a.maxval);
     case OP_MAGNITUDE_U8:
       return magnitude_u8 (to_float (acc0), to_float (acc1));
     case CF_OP_SHARPEN:

@@ -712,6 +712,11 @@ dispatch_op (int op, int n_jobs, int w, int h, Pick & s)
       if constexpr (KSX == 1 && KSY == 1 && !WU)
         return start < CH, NF, 1, 1, false, CF_OP_ABS > (n_jobs, w, h, s);
       return cudaErrorNotSupported;
+    case cf_fast::OP_ABS_UNIT:
+      if constexpr (KSX == 1 && KSY == 1 && !WU)
+        return start < CH, NF, 1, 1, false, cf_fast::OP_ABS_UNIT > (n_jobs,
+            w, h, s);
+      return cudaErrorNotSupported;
     default:
       return cudaErrorNotSupported;
   }
@@ -850,6 +855,16 @@ job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
   return ksx;
 }
 
+/* The op a launch instantiates: an absolute value of scale 1 and offset 0
+ * (the defaults) as an integer one (8-bit samples here). */
+int
+launch_op (const MmaArgs & m)
+{
+  if (m.op == CF_OP_ABS && m.scale == 1.0f && m.offset == 0.0f)
+    return cf_fast::OP_ABS_UNIT;
+  return m.op;
+}
+
 template < int K > cudaError_t
 start_dense (int op, int n_jobs, int w, int h, Pick & pick)
 {
@@ -864,6 +879,9 @@ start_dense (int op, int n_jobs, int w, int h, Pick & pick)
   if (op == CF_OP_ABS)
     return cf_pick_kernel (pick, dense_mma_kernel < K, CF_OP_ABS >, grid,
         dim3 (THREADS), bytes);
+  if (op == cf_fast::OP_ABS_UNIT)
+    return cf_pick_kernel (pick, dense_mma_kernel < K, cf_fast::OP_ABS_UNIT >,
+        grid, dim3 (THREADS), bytes);
   return cudaErrorNotSupported;
 }
 
@@ -925,13 +943,13 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   const bool wu = !s8;
   const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;
   if (p->ch == 1)
-    return dispatch < 1, 1 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
-        p->mma_kernel);
+    return dispatch < 1, 1 > (launch_op (m), ksx, ksy, wu, n_jobs, max_w,
+        max_h, p->mma_kernel);
   if (p->nf == 3)
-    return dispatch < 4, 3 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
-        p->mma_kernel);
-  return dispatch < 4, 4 > (m.op, ksx, ksy, wu, n_jobs, max_w, max_h,
-      p->mma_kernel);
+    return dispatch < 4, 3 > (launch_op (m), ksx, ksy, wu, n_jobs, max_w,
+        max_h, p->mma_kernel);
+  return dispatch < 4, 4 > (launch_op (m), ksx, ksy, wu, n_jobs, max_w,
+      max_h, p->mma_kernel);
 }
 
 cudaError_t
@@ -957,7 +975,7 @@ cf_mma_dense_plan (CfFastPlan * p, int major, int K, bool taps_s8)
    * faster for 4-sample pixels (cf_fast_plan). */
   if (p->ch != 1)
     return cudaErrorNotSupported;
-  return dispatch_dense (K, m.op, p->n_jobs, p->max_w, p->max_h,
+  return dispatch_dense (K, launch_op (m), p->n_jobs, p->max_w, p->max_h,
       p->mma_kernel);
 }
 
