@@ -80,6 +80,15 @@ struct CfFastArgs
  * macro-pixel) for packed 4:2:2. */
 #define CF_MMA_TAP_SETS 8
 
+/* Packed 4:2:2: bytes between neighbours of the channel the byte at
+ * `place` (0-3) of a macro-pixel belongs to, whose luma starts at
+ * luma_off (0 or 1): 2 for luma, 4 for chroma. */
+__host__ __device__ constexpr int
+cf_packed_422_distance (int place, int luma_off)
+{
+  return ((place - luma_off) & 1) ? 4 : 2;
+}
+
 /* What the tensor-core kernels (cf-mma.cu) read.  A job is a plane of
  * bytes: single samples, or `step` samples a pixel interleaved, all
  * filtered, whose row correlation is the byte row's with the taps spread

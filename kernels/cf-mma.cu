@@ -30,8 +30,8 @@
  *    for sharpen, finished against the source samples).
  * Rows and columns a band reads past its taps meet zero weights, so they
  * may hold anything.  Dense matrices of interleaved samples (RGB, NV12's
- * chroma) take dense_mma_kernel: a k-step per kernel row, one pass.  The measurements behind each choice are in
- * bench/README.md. */
+ * chroma) take dense_mma_kernel: a k-step per kernel row, one pass.  The
+ * measurements behind each choice are in bench/README.md. */
 
 #include <stdint.h>
 #include <cuda_runtime.h>
@@ -216,7 +216,7 @@ load_planes (unsigned *smem, const MmaArgs & a, int job, int x0, int y0,
       int d = step, o = (b % step + step) % step;
       if (step == CF_MMA_PACKED_422) {
         const int lo = a.luma_off[job];
-        d = ((b & 3) - lo) & 1 ? 4 : 2;
+        d = cf_packed_422_distance (b & 3, lo);
         o = d == 2 ? lo : b & 3;
       }
       const int X = cf_border_index ((b - o) / d, W / d, a.border);
@@ -795,7 +795,7 @@ job_taps (const CfFastArgs & a, const CfFastPlan * p, int j, int K,
     return false;
   m.taps_set[j] = *n_sets;
   for (int c = 0; c < tables; c++) {
-    const int d = tables == 1 ? step : ((c - lo) & 1) ? 4 : 2;
+    const int d = tables == 1 ? step : cf_packed_422_distance (c, lo);
     tap_words (a.iw[0][0], K, d, 16 + m.off[j] + m.kx[j] / 2 - d * R,
         m.row_taps[*n_sets + c]);
   }
@@ -805,21 +805,22 @@ job_taps (const CfFastArgs & a, const CfFastPlan * p, int j, int K,
 
 /* What every tensor-core plan reads of p->a: the jobs (their row taps
  * spread over kx = step (K - 1) + 1 for `step` interleaved samples, 4
- * (K - 1) + 1 for packed 4:2:2) and their tap tables, the pixel lanes,
- * the op.  Returns the row k-steps of a band of `outputs` outputs (16
- * separable, 8 dense) for the widest job, 0 if one is too wide or the
- * tables too many. */
+ * (K - 1) + 1 for packed 4:2:2), the pixel lanes, the op.  Returns the
+ * row k-steps of a band of `outputs` outputs (16 separable, 8 dense) for
+ * the widest job, 0 if one is too wide. */
 int
 job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
 {
   const CfFastArgs & a = p->a;
-  int ksx = 0, n_sets = 0;
+  int ksx = 0;
 
   for (int j = 0; j < p->n_jobs; j++) {
     const int step = p->job_step[j];
     if (step < 1 || step > CF_MMA_PACKED_422 || (step > 1 && p->ch != 1))
       return 0;
-    /* A band's outputs read outputs + off + kx - 1 columns. */
+    /* A band's outputs read outputs + off + kx - 1 columns.  Packed 4:2:2
+     * reaches as far as its chroma, 4 bytes a tap: its step's value. */
+    static_assert (CF_MMA_PACKED_422 == 4, "the step is the chroma's reach");
     const int kx = step * (K - 1) + 1, off = (4 - (kx / 2) % 4) % 4;
     const int ks = k_steps (kx + off + outputs - 16);
     if (ks == 0)
@@ -830,8 +831,6 @@ job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
     m.luma_off[j] = p->job_luma_off[j];
     m.kx[j] = kx;
     m.off[j] = off;
-    if (!job_taps (a, p, j, K, &n_sets, m))
-      return 0;
     m.width[j] = a.width[j];
     m.height[j] = a.height[j];
   }
@@ -939,6 +938,10 @@ cf_mma_plan (CfFastPlan * p, int major, int nk, int K)
   m.hbias = 255 * neg;
   m.hconst = m.hbias * col;
   tap_words (a.iw[0][1], K, 1, 16, m.col_taps);
+  /* The dense kernel builds its bands from the device weights instead. */
+  for (int j = 0, n_sets = 0; j < p->n_jobs; j++)
+    if (!job_taps (a, p, j, K, &n_sets, m))
+      return cudaErrorNotSupported;
 
   const bool wu = !s8;
   const int n_jobs = p->n_jobs, max_w = p->max_w, max_h = p->max_h;

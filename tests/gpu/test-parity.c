@@ -222,31 +222,23 @@ make_layout (CfLayout * l, LayoutId id, int w, int h)
       break;
     }
     case LAYOUT_YUY2:
+    case LAYOUT_UYVY:{
+      /* packed 4:2:2: luma at byte ly of each pair, chroma around it */
+      const int ly = id == LAYOUT_UYVY;
+
       memset (l, 0, sizeof (*l));
       l->sample_bytes = 1;
       g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
-              2, 0, 0));
+              2, ly, 0));
       g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
-              4, 1, 0));
+              4, 1 - ly, 0));
       g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
-              4, 3, 0));
+              4, 3 - ly, 0));
       if (w & 1)
         g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_COPY, 0, 1, h,
-                2, 2 * w, 0));
+                2, 2 * w + ly, 0));
       break;
-    case LAYOUT_UYVY:
-      memset (l, 0, sizeof (*l));
-      l->sample_bytes = 1;
-      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, w, h,
-              2, 1, 0));
-      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
-              4, 0, 0));
-      g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_FILTER, 0, cw, h,
-              4, 2, 0));
-      if (w & 1)
-        g_assert_true (cf_layout_add_channel (l, CF_CHANNEL_COPY, 0, 1, h,
-                2, 2 * w + 1, 0));
-      break;
+    }
     case LAYOUT_NV16:
       memset (l, 0, sizeof (*l));
       l->sample_bytes = 1;
