@@ -5,10 +5,11 @@
 /* cudafilter: launch plans.  Which kernel runs a spec on a layout is
  * decided here once, when either changes: the tensor-core kernels where the
  * device and the taps allow, else the fast 8-bit kernels where the layout
- * and the taps allow, else the general kernel; the device is queried once,
+ * and the taps allow, else for 16-bit words the wide kernel where fp64
+ * holds the sums, else the general kernel; the device is queried once,
  * and the arguments are prepared then.  A frame only fills in its planes
- * and launches.  The general kernel is planned beside a fast one for frames
- * whose planes are not aligned as the fast kernel reads them. */
+ * and launches.  The general kernel is planned beside a fast or wide one
+ * for frames whose planes are not aligned as that kernel reads them. */
 
 #include <stdio.h>
 #include <new>
@@ -16,6 +17,7 @@
 
 #include "cf-launch.h"
 #include "cf-fast.h"
+#include "cf-wide.h"
 #include "cf-plan.h"
 
 struct CfLaunchPlan
@@ -24,6 +26,8 @@ struct CfLaunchPlan
   bool dense;                   /* needs the device weights */
   bool fast;                    /* f is the plan, g the fallback */
   CfFastPlan f;
+  bool wide;                    /* w is the plan, g the fallback */
+  CfWidePlan w;
   CfGeneralPlan g;
   cudaError_t g_err;            /* why g cannot run, if it cannot */
   char name[160];
@@ -69,6 +73,34 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
   else
     snprintf (buf, size, "fast dense, %s, %dx%d taps%s", where, K, K,
         kp->dense_taps_s8 && K <= 5 ? ", byte taps (dp4a)" : ", int32");
+}
+
+void
+describe_wide (const CfLaunchPlan * plan, const CfKernelParams * kp,
+    char *buf, size_t size)
+{
+  const CfWidePlan & w = plan->w;
+  int interleaved = 0, words = 1;
+  char where[96];
+
+  for (int j = 0; j < w.n_jobs; j++)
+    if (w.a.job[j].log2_step > 0) {
+      interleaved++;
+      words = 1 << w.a.job[j].log2_step;
+    }
+  if (interleaved)
+    snprintf (where, sizeof where, "%d plane%s of 16-bit words, %d of "
+        "%d-word pixels", w.n_jobs, w.n_jobs == 1 ? "" : "s", interleaved,
+        words);
+  else
+    snprintf (where, sizeof where, "%d plane%s of 16-bit words", w.n_jobs,
+        w.n_jobs == 1 ? "" : "s");
+  if (kp->separable)
+    snprintf (buf, size, "wide separable, %s, %dx%d taps, fp64 sums%s", where,
+        kp->kw, kp->kh, kp->n_kernels == 2 ? ", gradient pair" : "");
+  else
+    snprintf (buf, size, "wide dense, %s, %dx%d taps, fp64 sums", where,
+        kp->kw, kp->kh);
 }
 
 void
@@ -119,6 +151,12 @@ plan_init (CfLaunchPlan * plan, const CfChannel * channels, int n,
       max_w, max_h);
   if (plan->fast) {
     describe_fast (plan, kp, plan->name, sizeof plan->name);
+    return cudaSuccess;
+  }
+  plan->wide = cf_wide_plan (&plan->w, channels, n, kp, sep, optin) ==
+      cudaSuccess;
+  if (plan->wide) {
+    describe_wide (plan, kp, plan->name, sizeof plan->name);
     return cudaSuccess;
   }
   if (plan->g_err != cudaSuccess)
@@ -190,6 +228,8 @@ cf_launch_plan_run (const CfLaunchPlan * plan, const CfDeviceFrame * frame,
     return cudaErrorInvalidValue;
   if (plan->fast && cf_fast_fits (&plan->f, frame))
     return cf_fast_run (&plan->f, frame, dense, stream);
+  if (plan->wide && cf_wide_fits (&plan->w, frame))
+    return cf_wide_run (&plan->w, frame, dense, stream);
   if (plan->g_err != cudaSuccess)
     return plan->g_err;
   return cf_general_run (&plan->g, frame, dense, stream);

@@ -42,6 +42,7 @@ spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
 #define NV12 (-1)
 #define NV12_V_FILLED (-2)
 #define UYVY (-3)
+#define P010 (-4)
 
 /* The plan's name for `spec` on `samples`-sample pixels (I420-like planes
  * for 0, NV12 or NV12_V_FILLED), on a device of `optin` bytes and compute
@@ -66,6 +67,15 @@ plan_name (const CfSpec * spec, int samples, int optin, int major)
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 2, 1, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 0, 0);
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 2, 0);
+  } else if (samples == P010) {
+    /* 10 bits at bit 6 of 16, luma and both chroma filtered */
+    memset (&layout, 0, sizeof layout);
+    layout.sample_bytes = 2;
+    for (int c = 0; c < 3; c++) {
+      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, c > 0, c ? 320 : 640,
+          c ? 240 : 480, c ? 4 : 2, c == 2 ? 2 : 0, 0);
+      g_assert_true (cf_layout_set_encoding (&layout, 2, 10, 6, FALSE));
+    }
   } else if (samples < 0) {
     memset (&layout, 0, sizeof layout);
     layout.sample_bytes = 1;
@@ -217,15 +227,45 @@ test_dense (void)
   cf_spec_free (seven);
 }
 
+/* 16-bit words: the wide kernel (fp64 sums, cf-wide.cu) for one, two
+ * (chroma pairs) and four words a pixel, separable, gradient pairs and
+ * dense; the general kernel where it does not fit (three-word pixels, a
+ * tile past the shared memory). */
 static void
 test_sixteen_bit (void)
 {
   CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 2);
-  char *name = plan_name (g, 1, H200_OPTIN, 9);
+  CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
+  CfSpec *mag = spec_new (CF_FILTER_SOBEL, 0.0, NULL, 2);
+  CfSpec *lap = spec_new (CF_FILTER_CUSTOM, 0.0, "0 -1 0; -1 5 -1; 0 -1 0",
+      2);
+  char want[128];
 
-  g_assert_true (g_str_has_prefix (name, "general separable, 16-bit "));
-  g_free (name);
+  g_snprintf (want, sizeof want, "wide separable, 1 plane of 16-bit words, "
+      "%dx%d taps, fp64 sums", g->kp.kw, g->kp.kh);
+  expect (g, 1, H200_OPTIN, 9, want);
+  expect (box, 1, SM75_OPTIN, 7, "wide separable, 1 plane of 16-bit words, "
+      "3x3 taps, fp64 sums");
+  /* 17 taps need 71 KB of shared memory a block, past sm_75's 64 KB. */
+  g_assert_cmpint (g->kp.kw, ==, 17);
+  g_assert_true (g_str_has_prefix (plan_name (g, 1, SM75_OPTIN, 7),
+          "general separable, 16-bit "));
+  g_snprintf (want, sizeof want, "wide separable, 1 plane of 16-bit words, "
+      "1 of 4-word pixels, %dx%d taps, fp64 sums", g->kp.kw, g->kp.kh);
+  expect (g, 4, H200_OPTIN, 9, want);
+  expect (box, P010, H200_OPTIN, 9, "wide separable, 2 planes of 16-bit "
+      "words, 1 of 2-word pixels, 3x3 taps, fp64 sums");
+  expect (mag, 1, H200_OPTIN, 9, "wide separable, 1 plane of 16-bit words, "
+      "3x3 taps, fp64 sums, gradient pair");
+  expect (lap, 4, H200_OPTIN, 9, "wide dense, 1 plane of 16-bit words, "
+      "1 of 4-word pixels, 3x3 taps, fp64 sums");
+  /* Three words a pixel (RGB48) stay on the general kernel. */
+  g_assert_true (g_str_has_prefix (plan_name (g, 3, H200_OPTIN, 9),
+          "general separable, 16-bit "));
   cf_spec_free (g);
+  cf_spec_free (box);
+  cf_spec_free (mag);
+  cf_spec_free (lap);
 }
 
 /* Past 63 taps the separable weights do not travel in the launch
