@@ -75,7 +75,7 @@ static_assert (skew_sum (TW - 1) + 1 <= HP && HP % 16 == 8, "sum rows");
  * row map; then the column map as ints. */
 struct Geo
 {
-  int kw4;                      /* row taps padded to a multiple of 4 */
+  int kw4, kh4;                 /* taps padded to a multiple of 4 (zeros) */
   int pw;                       /* pixels a lane's row, apron included */
   int ipp;                      /* words a row of a lane's plane */
   int in_h;                     /* rows, apron included */
@@ -90,15 +90,19 @@ struct Geo
     const int nk = kp.separable ? kp.n_kernels : 1;
 
     kw4 = kp.separable ? (kp.kw + 3) & ~3 : kp.kw;
+    kh4 = (kp.kh + 3) & ~3;
     pw = (TW >> lg) + kw4 - 1;
     ipp = skew_in (pw - 1) + 1;
     ipp += ((1 - ipp) % 16 + 16) % 16;  /* 1 mod 16 */
-    in_h = TH + kp.kh - 1;
+    in_h = TH + kh4 - 1;
+    /* Lanes' planes 4 words apart mod 16 (four-word pixels) or 9 (two):
+     * the half-warps of every pass then touch few banks twice. */
     plane = in_h * ipp;
+    plane += ((s == 4 ? 4 : 9) - plane % 16 + 16) % 16;
     in_w = s * pw;
     hs = s * plane;
     taps = hs + (kp.separable ? nk * in_h * HP : 0);
-    ymap = taps + (kp.separable ? nk * (kw4 + kp.kh) : kp.kw * kp.kh);
+    ymap = taps + (kp.separable ? nk * (kw4 + kh4) : kp.kw * kh4);
     xmap = ymap + in_h;
     bytes = (size_t) xmap * 8 + (size_t) in_w * 4;
   }
@@ -144,28 +148,42 @@ row_sums (const double *plane, int ipp, int r, int g, const double *taps,
   }
 }
 
-/* Adds the column taps `taps` (kh) over the rows of `col` (a column of
- * values `pitch` words apart, from this thread's first row) into acc. */
+/* Adds the column taps `taps` (kh4 of them, zero-padded) over the rows of
+ * `col` (a column of values `pitch` words apart, from this thread's first
+ * row) into acc: a window of M + 3 rows, seven carried from a group of
+ * four taps to the next. */
 __device__ __forceinline__ void
-column_sums (const double *col, int pitch, const double *taps, int kh,
+column_sums (const double *col, int pitch, const double *taps, int kh4,
     double (&acc)[M])
 {
-  double win[M];
+  double x[M + 3];
 
 #pragma unroll
-  for (int n = 0; n < M - 1; n++)
-    win[n] = col[n * pitch];
-#pragma unroll 4
-  for (int j = 0; j < kh; j++) {
-    win[M - 1] = col[(j + M - 1) * pitch];
-    const double w = taps[j];
+  for (int k = 0; k < M - 1; k++)
+    x[k] = col[k * pitch];
+  for (int q = 0; q < kh4; q += 4, col += 4 * pitch) {
 #pragma unroll
-    for (int n = 0; n < M; n++)
-      acc[n] = fma_rn (w, win[n], acc[n]);
+    for (int k = M - 1; k < M + 3; k++)
+      x[k] = col[k * pitch];
 #pragma unroll
-    for (int n = 0; n < M - 1; n++)
-      win[n] = win[n + 1];
+    for (int t = 0; t < 4; t++) {
+      const double w = taps[q + t];
+#pragma unroll
+      for (int n = 0; n < M; n++)
+        acc[n] = fma_rn (w, x[n + t], acc[n]);
+    }
+#pragma unroll
+    for (int k = 0; k < M - 1; k++)
+      x[k] = x[k + 4];
   }
+}
+
+/* A sample as fp64: 2^52 + v, less 2^52 (exact for v below 2^32), on the
+ * FP64 pipe instead of a slower conversion. */
+__device__ __forceinline__ double
+to_double (unsigned v)
+{
+  return __hiloint2double (0x43300000, (int) v) - 4503599627370496.0;
 }
 
 /* OP: CF_OP_LINEAR, or OP_ANY (cf_post reads the op at run time). */
@@ -178,12 +196,18 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
   const CfKernelParams & kp = a.kp;
   const int x0 = blockIdx.x * TW;
   const int y0 = blockIdx.y * TH;
+  const int width = jb.width, height = jb.height;
 
-  if (x0 >= jb.width || y0 >= jb.height)
+  if (x0 >= width || y0 >= height)
     return;
 
+  /* The job's fields once, in registers. */
   const int lg = jb.log2_step;
   const int s = 1 << lg;
+  const int shift = jb.shift;
+  const unsigned mask = jb.mask;
+  const unsigned char *src = jb.src;
+  const long long ss = jb.ss;
   const Geo geo (kp, lg);
   const int tid = threadIdx.x;
   const int kw = kp.kw, kh = kp.kh;
@@ -191,28 +215,29 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
   long long *ymap = (long long *) (smem + geo.ymap);
   int *xmap = (int *) (smem + geo.xmap);
 
-  /* Taps as fp64: separable rows (padded to kw4) then columns a kernel;
-   * dense a column after another (kw x kh). */
+  /* Taps as fp64, zero-padded to groups of four: separable rows (kw4)
+   * then columns (kh4) a kernel; dense a column of kh4 after another. */
   if (SEP) {
-    const int per = geo.kw4 + kh;
+    const int per = geo.kw4 + geo.kh4;
     for (int t = tid; t < NK * per; t += THREADS) {
       const int k = t / per, i = t - k * per;
-      taps[t] = i < kw ? a.sep.row[k][i] : i < geo.kw4 ? 0 :
-          a.sep.col[k][i - geo.kw4];
+      const int j = i - geo.kw4;
+      taps[t] = i < kw ? a.sep.row[k][i] : (j >= 0 && j < kh) ?
+          a.sep.col[k][j] : 0;
     }
   } else {
-    for (int t = tid; t < kw * kh; t += THREADS) {
-      const int i = t / kh, j = t - i * kh;
-      taps[t] = a.dense[j * kw + i];
+    for (int t = tid; t < kw * geo.kh4; t += THREADS) {
+      const int i = t / geo.kh4, j = t - i * geo.kh4;
+      taps[t] = j < kh ? a.dense[j * kw + i] : 0;
     }
   }
   /* Borders resolved once a row and once a column, as byte offsets (-1:
    * the border value); a word's pixel is mapped, its lane kept. */
   const int px0 = (x0 >> lg) - kp.ax;
-  const int wpx = jb.width >> lg;
+  const int wpx = width >> lg;
   for (int t = tid; t < geo.in_h; t += THREADS) {
-    const int Y = cf_border_index (y0 + t - kp.ay, jb.height, kp.border);
-    ymap[t] = Y < 0 ? -1 : Y * jb.ss;
+    const int Y = cf_border_index (y0 + t - kp.ay, height, kp.border);
+    ymap[t] = Y < 0 ? -1 : Y * ss;
   }
   for (int t = tid; t < geo.in_w; t += THREADS) {
     const int X = cf_border_index (px0 + (t >> lg), wpx, kp.border);
@@ -222,15 +247,17 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
 
   /* The tile and its apron, decoded and split by lane; a few loads a
    * thread in flight before any is stored (one at a time, the load's
-   * latency bounded the kernel).  Tiles whose columns lie inside the plane
-   * load four words at a time (8 bytes, aligned: CfWideArgs::vec). */
+   * latency bounded the kernel).  Tiles whose columns lie inside the
+   * plane load four words at a time (8 bytes, aligned: CfWideArgs::vec). */
   const int in_w = geo.in_w;
   const int ws = px0 << lg;     /* the tile's first word in the row */
-  if (a.vec && ws >= 0 && ws + in_w <= jb.width) {
+  if (a.vec && ws >= 0 && ws + in_w <= width) {
     const int q0 = ws >> 2;
     const int nq = ((ws + in_w - 1) >> 2) - q0 + 1;
     const int total = nq * geo.in_h;
     const unsigned magic = 0xFFFFFFFFu / (unsigned) nq + 1;
+    /* The border value as a raw word (vec: it fits the sample's bits). */
+    const unsigned fill = ((unsigned) kp.border_value << shift) * 0x10001u;
     for (int t0 = tid; t0 < total; t0 += VLOADS * THREADS) {
       uint2 w[VLOADS];
       int row[VLOADS], col[VLOADS];
@@ -240,29 +267,23 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
         const int r = __umulhi ((unsigned) t, magic);
         const int k = t - r * nq;
         const long long yo = ymap[t < total ? r : 0];
-        row[u] = t < total ? r : -1;
+        row[u] = t < total ? r * geo.ipp : -1;
         col[u] = 4 * (q0 + k) - ws;
-        w[u] = make_uint2 (0, 0);
+        w[u] = make_uint2 (fill, fill);
         if (t < total && yo >= 0)
-          w[u] = __ldg ((const uint2 *) (jb.src + yo) + q0 + k);
-        else
-          col[u] = yo < 0 ? col[u] - 0x40000000 : col[u];      /* border row */
+          w[u] = __ldg ((const uint2 *) (src + yo) + q0 + k);
       }
 #pragma unroll
       for (int u = 0; u < VLOADS; u++) {
         if (row[u] < 0)
           continue;
-        const bool fill = col[u] < -0x20000000;
-        const int c0 = fill ? col[u] + 0x40000000 : col[u];
-        double *dst = smem + row[u] * geo.ipp;
 #pragma unroll
         for (int e = 0; e < 4; e++) {
-          const int c = c0 + e;
+          const int c = col[u] + e;
           const unsigned word = (e < 2 ? w[u].x : w[u].y) >> (16 * (e & 1));
-          if (c >= 0 && c < in_w)
-            dst[(c & (s - 1)) * geo.plane + skew_in (c >> lg)] = fill ?
-                kp.border_value : (int) (((word & 0xFFFFu) >> jb.shift) &
-                jb.mask);
+          if ((unsigned) c < (unsigned) in_w)
+            smem[(c & (s - 1)) * geo.plane + row[u] + skew_in (c >> lg)] =
+                to_double (((word & 0xFFFFu) >> shift) & mask);
         }
       }
     }
@@ -282,13 +303,13 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
             skew_in (c >> lg) : -1;
         v[u] = kp.border_value;
         if (t < total && yo >= 0 && xo >= 0)
-          v[u] = (__ldg ((const unsigned short *) (jb.src + yo + xo)) >>
-              jb.shift) & jb.mask;
+          v[u] = (__ldg ((const unsigned short *) (src + yo + xo)) >>
+              shift) & mask;
       }
 #pragma unroll
       for (int u = 0; u < LOADS; u++)
         if (at[u] >= 0)
-          smem[at[u]] = v[u];
+          smem[at[u]] = to_double (v[u]);
     }
   }
   __syncthreads ();
@@ -310,67 +331,77 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
   if (SEP) {
     double *hs = smem + geo.hs;
     /* Horizontal: thread ht of a row takes lane ht / (TPR / s), pixels
-     * 8 g .. 8 g + 7 of it. */
+     * 8 g .. 8 g + 7 of it; its sums go to words (8 g + n) s + lane. */
     const int ht = tid % TPR;
     const int hl = ht >> (3 - lg);
     const int g = ht & ((TPR >> lg) - 1);
     const double *hplane = smem + hl * geo.plane;
+    const int out0 = ((N * g) << lg) + hl;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
       for (int r = tid / TPR; r < geo.in_h; r += HROWS) {
         double h[N];
-        row_sums (hplane, geo.ipp, r, g, taps + k * (geo.kw4 + kh), geo.kw4,
-            h);
+        row_sums (hplane, geo.ipp, r, g, taps + k * (geo.kw4 + geo.kh4),
+            geo.kw4, h);
         double *out = hs + (k * geo.in_h + r) * HP;
 #pragma unroll
         for (int n = 0; n < N; n++)
-          out[skew_sum (((N * g + n) << lg) + hl)] = h[n];
+          out[skew_sum (out0 + (n << lg))] = h[n];
       }
     }
     __syncthreads ();
 #pragma unroll
     for (int k = 0; k < NK; k++)
       column_sums (hs + (k * geo.in_h + r0) * HP + skew_sum (vc), HP,
-          taps + k * (geo.kw4 + kh) + geo.kw4, kh, acc[k]);
+          taps + k * (geo.kw4 + geo.kh4) + geo.kw4, geo.kh4, acc[k]);
   } else {
-    /* Dense taps are stored a column of taps at a time. */
     for (int i = 0; i < kw; i++)
       column_sums (lane_plane + r0 * geo.ipp + skew_in (px + i), geo.ipp,
-          taps + i * kh, kh, acc[0]);
+          taps + i * geo.kh4, geo.kh4, acc[0]);
   }
 
   const int x = x0 + vc;
-  if (x >= jb.width)
+  if (x >= width)
     return;
   const int mode = jb.mode[lane];
-  const unsigned mask = jb.mask;
+  const int rows = min (M, height - (y0 + r0));
+  const long long ds = jb.ds;
+  unsigned char *dst = jb.dst + (y0 + r0) * ds + 2 * x;
   const double *centre = lane_plane + (r0 + kp.ay) * geo.ipp +
       skew_in (px + kp.ax);
-  const int rows = min (M, jb.height - (y0 + r0));
-  unsigned char *dst = jb.dst + (y0 + r0) * jb.ds + 2 * x;
-  /* LINEAR: floor ((acc + bias) / 2^shift), the CPU's shift, in fp64 (the
-   * plan has shown acc + bias stays below 2^53). */
-  const double scale = OP == CF_OP_LINEAR ? ldexp (1.0, -kp.shift) : 0.0;
-  const double bias = (double) kp.bias;
+
+  if (mode == CF_CHANNEL_FILTER) {
+    /* LINEAR: floor ((acc + bias) / 2^shift), the CPU's shift, in fp64
+     * (the plan has shown acc + bias stays below 2^53). */
+    const double scale = OP == CF_OP_LINEAR ? ldexp (1.0, -kp.shift) : 0.0;
+    const double bias = (double) kp.bias;
+    const int maxval = kp.maxval;
 #pragma unroll
-  for (int n = 0; n < M; n++) {
-    if (n >= rows)
-      break;
-    int v;
-    if (mode == CF_CHANNEL_FILTER) {
+    for (int n = 0; n < M; n++) {
+      if (n >= rows)
+        break;
+      int v;
       if (OP == CF_OP_LINEAR)
         v = min (max (__double2int_rd ((acc[0][n] + bias) * scale), 0),
-            kp.maxval);
+            maxval);
       else
         v = cf_post (&kp, __double2ll_rn (acc[0][n]),
             NK == 2 ? __double2ll_rn (acc[NK - 1][n]) : 0,
             (int) centre[n * geo.ipp]);
-    } else {
-      v = mode == CF_CHANNEL_COPY ? (int) centre[n * geo.ipp] :
-          jb.fill[lane];
+      *(uint16_t *) dst = (uint16_t) (((unsigned) v & mask) << shift);
+      dst += ds;
     }
-    *(uint16_t *) dst = (uint16_t) (((unsigned) v & mask) << jb.shift);
-    dst += jb.ds;
+  } else {
+    const int fill = jb.fill[lane];
+#pragma unroll
+    for (int n = 0; n < M; n++) {
+      if (n >= rows)
+        break;
+      const int v = mode == CF_CHANNEL_COPY ? (int) centre[n * geo.ipp] :
+          fill;
+      *(uint16_t *) dst = (uint16_t) (((unsigned) v & mask) << shift);
+      dst += ds;
+    }
   }
 }
 
@@ -415,6 +446,16 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
      * bounded their sums by 2^31. */
     return cudaErrorNotSupported;
   }
+  /* What the wide kernel replaces is the general kernel's 64-bit integer
+   * sums and its decoding of shifted words; where the spec's sums fit
+   * int32 on plain words, the general kernel measured as fast or faster
+   * (4K GRAY16 custom 3x3 46 against 51 us, sobel-x 50 against 54, RGBA64
+   * custom 3x3 186 against 208; H200, bench/README.md). */
+  bool plain = true;
+  for (int i = 0; i < n; i++)
+    plain = plain && cf_sample_is_plain (&channels[i], 2);
+  if (plain && !kp->wide_acc)
+    return cudaErrorNotSupported;
 
   /* Channels into jobs: one a plane and pixel stride, a lane a word. */
   for (int i = 0; i < n; i++) {
@@ -462,9 +503,13 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   }
   /* Every word of a pixel must belong to a channel: the kernel writes them
    * all. */
-  for (int j = 0; j < p->n_jobs; j++)
+  p->border_fits = true;
+  for (int j = 0; j < p->n_jobs; j++) {
     if (seen[j] != (1u << (1 << a.job[j].log2_step)) - 1)
       return cudaErrorNotSupported;
+    if (kp->border_value < 0 || (unsigned) kp->border_value > a.job[j].mask)
+      p->border_fits = false;
+  }
 
   a.kp = *kp;
   if (kp->separable)
@@ -524,6 +569,6 @@ cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
     bits |= (uintptr_t) frame->src[pl] | (uintptr_t) frame->src_stride[pl];
   }
   a.dense = dense;
-  a.vec = !(bits & 7);
+  a.vec = p->border_fits && !(bits & 7);
   return cf_launch_pick (p->pick, a, stream);
 }

@@ -42,6 +42,7 @@ struct CfWidePlan
 {
   int n_jobs;
   int job_plane[CF_MAX_CHANNELS];
+  bool border_fits;             /* the border value fits every job's bits */
   CfWideArgs a;                 /* planes and dense filled per frame */
   CfKernelPick < CfWideArgs > pick;
 };

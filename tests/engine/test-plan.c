@@ -108,6 +108,18 @@ expect (const CfSpec * spec, int samples, int optin, int major,
 }
 
 static void
+expect_prefix (const CfSpec * spec, int samples, int optin, int major,
+    const char *want)
+{
+  char *name = plan_name (spec, samples, optin, major);
+
+  g_test_message ("%d samples, compute capability %d.x: %s", samples, major,
+      name);
+  g_assert_true (g_str_has_prefix (name, want));
+  g_free (name);
+}
+
+static void
 test_separable (void)
 {
   CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
@@ -228,9 +240,10 @@ test_dense (void)
 }
 
 /* 16-bit words: the wide kernel (fp64 sums, cf-wide.cu) for one, two
- * (chroma pairs) and four words a pixel, separable, gradient pairs and
- * dense; the general kernel where it does not fit (three-word pixels, a
- * tile past the shared memory). */
+ * (chroma pairs) and four words a pixel where the general kernel would sum
+ * in 64-bit integers or decode shifted words: separable, gradient pairs
+ * and dense; the general kernel where it does not fit (three-word pixels,
+ * a tile past the shared memory) or sums in int32 on plain words. */
 static void
 test_sixteen_bit (void)
 {
@@ -248,20 +261,24 @@ test_sixteen_bit (void)
       "3x3 taps, fp64 sums");
   /* 17 taps need 71 KB of shared memory a block, past sm_75's 64 KB. */
   g_assert_cmpint (g->kp.kw, ==, 17);
-  g_assert_true (g_str_has_prefix (plan_name (g, 1, SM75_OPTIN, 7),
-          "general separable, 16-bit "));
+  expect_prefix (g, 1, SM75_OPTIN, 7, "general separable, 16-bit ");
   g_snprintf (want, sizeof want, "wide separable, 1 plane of 16-bit words, "
       "1 of 4-word pixels, %dx%d taps, fp64 sums", g->kp.kw, g->kp.kh);
   expect (g, 4, H200_OPTIN, 9, want);
   expect (box, P010, H200_OPTIN, 9, "wide separable, 2 planes of 16-bit "
       "words, 1 of 2-word pixels, 3x3 taps, fp64 sums");
-  expect (mag, 1, H200_OPTIN, 9, "wide separable, 1 plane of 16-bit words, "
-      "3x3 taps, fp64 sums, gradient pair");
-  expect (lap, 4, H200_OPTIN, 9, "wide dense, 1 plane of 16-bit words, "
-      "1 of 4-word pixels, 3x3 taps, fp64 sums");
+  /* Sums that fit int32 on plain words stay on the general kernel; on the
+   * words it would decode (P010's), the wide kernel takes them. */
+  expect_prefix (mag, 1, H200_OPTIN, 9,
+      "general separable, 16-bit samples, 32-bit sums");
+  expect (mag, P010, H200_OPTIN, 9, "wide separable, 2 planes of 16-bit "
+      "words, 1 of 2-word pixels, 3x3 taps, fp64 sums, gradient pair");
+  expect_prefix (lap, 4, H200_OPTIN, 9,
+      "general dense, 16-bit samples, 32-bit sums");
+  expect (lap, P010, H200_OPTIN, 9, "wide dense, 2 planes of 16-bit words, "
+      "1 of 2-word pixels, 3x3 taps, fp64 sums");
   /* Three words a pixel (RGB48) stay on the general kernel. */
-  g_assert_true (g_str_has_prefix (plan_name (g, 3, H200_OPTIN, 9),
-          "general separable, 16-bit "));
+  expect_prefix (g, 3, H200_OPTIN, 9, "general separable, 16-bit ");
   cf_spec_free (g);
   cf_spec_free (box);
   cf_spec_free (mag);
