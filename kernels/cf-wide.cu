@@ -31,6 +31,7 @@
 #include <cuda_runtime.h>
 
 #include "cf-arith.h"
+#include "cf-filter-tile.cuh"
 #include "cf-wide.h"
 
 namespace
@@ -513,11 +514,7 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
 
   a.kp = *kp;
   if (kp->separable)
-    for (int k = 0; k < 2; k++)
-      for (int i = 0; i <= CF_ARG_TAPS; i++) {
-        a.sep.row[k][i] = sep->row[k][i];
-        a.sep.col[k][i] = sep->col[k][i];
-      }
+    cf_tile::arg_weights (&a.sep, sep);
 
   const Geo geo (*kp, max_lg);
   if (geo.bytes > (size_t) optin)

@@ -111,10 +111,19 @@ expect_name (const CfSpec * spec, int samples, int optin, int major,
   g_free (name);
 }
 
-#define expect(spec, samples, optin, major, want) \
-  expect_name (spec, samples, optin, major, want, FALSE)
-#define expect_prefix(spec, samples, optin, major, want) \
-  expect_name (spec, samples, optin, major, want, TRUE)
+static void
+expect (const CfSpec * spec, int samples, int optin, int major,
+    const char *want)
+{
+  expect_name (spec, samples, optin, major, want, FALSE);
+}
+
+static void
+expect_prefix (const CfSpec * spec, int samples, int optin, int major,
+    const char *want)
+{
+  expect_name (spec, samples, optin, major, want, TRUE);
+}
 
 static void
 test_separable (void)
