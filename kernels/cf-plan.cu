@@ -95,7 +95,13 @@ describe_wide (const CfLaunchPlan * plan, const CfKernelParams * kp,
   else
     snprintf (where, sizeof where, "%d plane%s of 16-bit words", w.n_jobs,
         w.n_jobs == 1 ? "" : "s");
-  if (kp->separable)
+  if (w.quad && kp->separable)
+    snprintf (buf, size, "four-word separable, %s, %dx%d taps, 32-bit row "
+        "sums, fp64 column sums", where, kp->kw, kp->kh);
+  else if (w.quad)
+    snprintf (buf, size, "four-word dense, %s, %dx%d taps, int32 sums", where,
+        kp->kw, kp->kh);
+  else if (kp->separable)
     snprintf (buf, size, "wide separable, %s, %dx%d taps, fp64 sums%s", where,
         kp->kw, kp->kh, kp->n_kernels == 2 ? ", gradient pair" : "");
   else

@@ -436,26 +436,8 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
       || kp->kh > CF_ARG_TAPS || kp->ax < 0 || kp->ax >= kp->kw
       || kp->ay < 0 || kp->ay >= kp->kh)
     return cudaErrorNotSupported;
-  if (kp->separable) {
-    if (kp->n_kernels < 1 || kp->n_kernels > 2)
-      return cudaErrorNotSupported;
-    for (int k = 0; k < kp->n_kernels; k++)
-      if (!(sep_reach (kp, sep, k) < exact))
-        return cudaErrorNotSupported;
-  } else if (kp->n_kernels != 1 || kp->wide_acc) {
-    /* Dense weights stay on the device; without wide_acc the spec has
-     * bounded their sums by 2^31. */
-    return cudaErrorNotSupported;
-  }
-  /* What the wide kernel replaces is the general kernel's 64-bit integer
-   * sums and its decoding of shifted words; where the spec's sums fit
-   * int32 on plain words, the general kernel measured as fast or faster
-   * (4K GRAY16 custom 3x3 46 against 51 us, sobel-x 50 against 54, RGBA64
-   * custom 3x3 186 against 208; H200, bench/README.md). */
-  bool plain = true;
-  for (int i = 0; i < n; i++)
-    plain = plain && cf_sample_is_plain (&channels[i], 2);
-  if (plain && !kp->wide_acc)
+  if (kp->separable ? kp->n_kernels < 1 || kp->n_kernels > 2 :
+      kp->n_kernels != 1)
     return cudaErrorNotSupported;
 
   /* Channels into jobs: one a plane and pixel stride, a lane a word. */
@@ -515,6 +497,28 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   a.kp = *kp;
   if (kp->separable)
     cf_tile::arg_weights (&a.sep, sep);
+  if (cf_wide_quad_plan (p, kp, sep, optin, max_w, max_h) == cudaSuccess)
+    return cudaSuccess;
+
+  /* The wide kernel: every spec whose sums fp64 holds. */
+  if (kp->separable) {
+    for (int k = 0; k < kp->n_kernels; k++)
+      if (!(sep_reach (kp, sep, k) < exact))
+        return cudaErrorNotSupported;
+  } else if (kp->wide_acc) {
+    /* Dense weights stay on the device; without wide_acc the spec has
+     * bounded their sums by 2^31. */
+    return cudaErrorNotSupported;
+  }
+  /* What the wide kernel replaces is the general kernel's 64-bit integer
+   * sums and its decoding of shifted words; where the spec's sums fit
+   * int32 on plain words, the general kernel measured as fast or faster
+   * (4K GRAY16 sobel-x 50 against 54 us; H200, bench/README.md). */
+  bool plain = true;
+  for (int i = 0; i < n; i++)
+    plain = plain && cf_sample_is_plain (&channels[i], 2);
+  if (plain && !kp->wide_acc)
+    return cudaErrorNotSupported;
 
   const Geo geo (*kp, max_lg);
   if (geo.bytes > (size_t) optin)
@@ -555,7 +559,7 @@ cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
     const int *dense, cudaStream_t stream)
 {
   CfWideArgs a = p->a;
-  uintptr_t bits = 0;
+  uintptr_t bits = 0, out_bits = 0;
 
   for (int j = 0; j < p->n_jobs; j++) {
     const int pl = p->job_plane[j];
@@ -564,8 +568,12 @@ cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
     a.job[j].ss = frame->src_stride[pl];
     a.job[j].ds = frame->dst_stride[pl];
     bits |= (uintptr_t) frame->src[pl] | (uintptr_t) frame->src_stride[pl];
+    out_bits |= (uintptr_t) frame->dst[pl] | (uintptr_t) frame->dst_stride[pl];
   }
   a.dense = dense;
-  a.vec = p->border_fits && !(bits & 7);
+  /* The wide kernel fills its tile with raw words; the four-word kernel
+   * decodes its border value. */
+  a.vec = (p->quad || p->border_fits) && !(bits & 7);
+  a.vec_out = !(out_bits & 7);
   return cf_launch_pick (p->pick, a, stream);
 }

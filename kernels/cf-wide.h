@@ -35,7 +35,12 @@ struct CfWideArgs
   CfKernelParams kp;
   CfArgWeights sep;             /* separable specs */
   const int *dense;             /* device weights, kh x kw, dense specs */
-  int vec;                      /* every plane and row 8-byte aligned */
+  int vec;                      /* every source plane and row 8-byte aligned */
+  int vec_out;                  /* every output plane and row too */
+  /* The four-word kernel's separable sums (cf-wide-quad.cu): row sums
+   * signed, and the op's scale 2^-shift and bias x scale. */
+  int row_signed;
+  double scale, bias_scaled;
 };
 
 struct CfWidePlan
@@ -43,6 +48,7 @@ struct CfWidePlan
   int n_jobs;
   int job_plane[CF_MAX_CHANNELS];
   bool border_fits;             /* the border value fits every job's bits */
+  bool quad;                    /* the four-word kernel, else the wide one */
   CfWideArgs a;                 /* planes and dense filled per frame */
   CfKernelPick < CfWideArgs > pick;
 };
@@ -53,6 +59,12 @@ struct CfWidePlan
  * layout (the general kernel does). */
 cudaError_t cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
     const CfKernelParams * kp, const CfSepWeights * sep, int optin);
+/* Plans the four-word kernel (cf-wide-quad.cu) for the jobs of `p`:
+ * single linear kernels whose row sums hold in 32 bits and column sums in
+ * fp64 (separable), or dense ones whose sums the spec bounds by 2^31;
+ * cudaErrorNotSupported where it does not take them. */
+cudaError_t cf_wide_quad_plan (CfWidePlan * p, const CfKernelParams * kp,
+    const CfSepWeights * sep, int optin, int max_w, int max_h);
 /* Whether one frame's planes are aligned as the kernel reads them. */
 bool cf_wide_fits (const CfWidePlan * p, const CfDeviceFrame * frame);
 cudaError_t cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,

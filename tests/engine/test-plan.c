@@ -256,35 +256,49 @@ test_sixteen_bit (void)
   CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 2);
   CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
   CfSpec *mag = spec_new (CF_FILTER_SOBEL, 0.0, NULL, 2);
+  CfSpec *sharp = spec_new (CF_FILTER_SHARPEN, 1.0, NULL, 2);
   CfSpec *lap = spec_new (CF_FILTER_CUSTOM, 0.0, "0 -1 0; -1 5 -1; 0 -1 0",
       2);
-  char want[128];
+  char want[160];
 
-  g_snprintf (want, sizeof want, "wide separable, 1 plane of 16-bit words, "
-      "%dx%d taps, fp64 sums", g->kp.kw, g->kp.kh);
+  /* Single linear kernels: the four-word kernel, 32-bit row sums (a
+   * Gaussian's 16-bit taps sum to 2^16: unsigned) and fp64 column sums. */
+  g_snprintf (want, sizeof want, "four-word separable, 1 plane of 16-bit "
+      "words, %dx%d taps, 32-bit row sums, fp64 column sums", g->kp.kw,
+      g->kp.kh);
   expect (g, 1, H200_OPTIN, 9, want);
+  g_snprintf (want, sizeof want, "four-word separable, 1 plane of 16-bit "
+      "words, 1 of 4-word pixels, %dx%d taps, 32-bit row sums, fp64 column "
+      "sums", g->kp.kw, g->kp.kh);
+  expect (g, 4, H200_OPTIN, 9, want);
+  expect (box, P010, H200_OPTIN, 9, "four-word separable, 2 planes of 16-bit "
+      "words, 1 of 2-word pixels, 3x3 taps, 32-bit row sums, fp64 column "
+      "sums");
+  /* Its tile and row sums of a 3x3 box need 72 KB, past sm_75's 64 KB: the
+   * wide kernel's 46 KB fit; 17 taps need 71 KB there, the general kernel
+   * takes them. */
   expect (box, 1, SM75_OPTIN, 7, "wide separable, 1 plane of 16-bit words, "
       "3x3 taps, fp64 sums");
-  /* 17 taps need 71 KB of shared memory a block, past sm_75's 64 KB. */
   g_assert_cmpint (g->kp.kw, ==, 17);
   expect_prefix (g, 1, SM75_OPTIN, 7, "general separable, 16-bit ");
+  /* Dense sums the spec bounds by 2^31, on plain words as on P010's. */
+  expect (lap, 4, H200_OPTIN, 9, "four-word dense, 1 plane of 16-bit words, "
+      "1 of 4-word pixels, 3x3 taps, int32 sums");
+  expect (lap, P010, H200_OPTIN, 9, "four-word dense, 2 planes of 16-bit "
+      "words, 1 of 2-word pixels, 3x3 taps, int32 sums");
+  /* Other ops run the wide kernel where fp64 holds their sums (every
+   * sum of P010's words; 64-bit sums on plain words) and the general
+   * kernel where int32 sums on plain words do. */
   g_snprintf (want, sizeof want, "wide separable, 1 plane of 16-bit words, "
-      "1 of 4-word pixels, %dx%d taps, fp64 sums", g->kp.kw, g->kp.kh);
-  expect (g, 4, H200_OPTIN, 9, want);
-  expect (box, P010, H200_OPTIN, 9, "wide separable, 2 planes of 16-bit "
-      "words, 1 of 2-word pixels, 3x3 taps, fp64 sums");
-  /* Sums that fit int32 on plain words stay on the general kernel; on the
-   * words it would decode (P010's), the wide kernel takes them. */
+      "%dx%d taps, fp64 sums", sharp->kp.kw, sharp->kp.kh);
+  expect (sharp, 1, H200_OPTIN, 9, want);
   expect_prefix (mag, 1, H200_OPTIN, 9,
       "general separable, 16-bit samples, 32-bit sums");
   expect (mag, P010, H200_OPTIN, 9, "wide separable, 2 planes of 16-bit "
       "words, 1 of 2-word pixels, 3x3 taps, fp64 sums, gradient pair");
-  expect_prefix (lap, 4, H200_OPTIN, 9,
-      "general dense, 16-bit samples, 32-bit sums");
-  expect (lap, P010, H200_OPTIN, 9, "wide dense, 2 planes of 16-bit words, "
-      "1 of 2-word pixels, 3x3 taps, fp64 sums");
   /* Three words a pixel (RGB48) stay on the general kernel. */
   expect_prefix (g, 3, H200_OPTIN, 9, "general separable, 16-bit ");
+  cf_spec_free (sharp);
   cf_spec_free (g);
   cf_spec_free (box);
   cf_spec_free (mag);
