@@ -571,9 +571,9 @@ cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
     out_bits |= (uintptr_t) frame->dst[pl] | (uintptr_t) frame->dst_stride[pl];
   }
   a.dense = dense;
-  /* The wide kernel fills its tile with raw words; the four-word kernel
-   * decodes its border value. */
-  a.vec = (p->quad || p->border_fits) && !(bits & 7);
+  /* Both kernels fill their tiles' outside rows with the border value as
+   * a raw word. */
+  a.vec = p->border_fits && !(bits & 7);
   a.vec_out = !(out_bits & 7);
   return cf_launch_pick (p->pick, a, stream);
 }

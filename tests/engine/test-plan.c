@@ -254,6 +254,7 @@ static void
 test_sixteen_bit (void)
 {
   CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 2);
+  CfSpec *g4 = spec_new (CF_FILTER_GAUSSIAN, 4.0, NULL, 2);
   CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
   CfSpec *mag = spec_new (CF_FILTER_SOBEL, 0.0, NULL, 2);
   CfSpec *sharp = spec_new (CF_FILTER_SHARPEN, 1.0, NULL, 2);
@@ -274,13 +275,17 @@ test_sixteen_bit (void)
   expect (box, P010, H200_OPTIN, 9, "four-word separable, 2 planes of 16-bit "
       "words, 1 of 2-word pixels, 3x3 taps, 32-bit row sums, fp64 column "
       "sums");
-  /* Its tile and row sums of a 3x3 box need 72 KB, past sm_75's 64 KB: the
-   * wide kernel's 46 KB fit; 17 taps need 71 KB there, the general kernel
-   * takes them. */
-  expect (box, 1, SM75_OPTIN, 7, "wide separable, 1 plane of 16-bit words, "
-      "3x3 taps, fp64 sums");
+  /* 17 taps need 56 KB of shared memory a block, within sm_75's 64 KB;
+   * 33 need 78 KB (and the wide kernel more), the general kernel takes
+   * them there. */
   g_assert_cmpint (g->kp.kw, ==, 17);
-  expect_prefix (g, 1, SM75_OPTIN, 7, "general separable, 16-bit ");
+  g_snprintf (want, sizeof want, "four-word separable, 1 plane of 16-bit "
+      "words, %dx%d taps, 32-bit row sums, fp64 column sums", g->kp.kw,
+      g->kp.kh);
+  expect (g, 1, SM75_OPTIN, 7, want);
+  g_assert_cmpint (g4->kp.kw, ==, 33);
+  expect_prefix (g4, 1, SM75_OPTIN, 7, "general separable, 16-bit ");
+  expect_prefix (g4, 1, H200_OPTIN, 9, "four-word separable, ");
   /* Dense sums the spec bounds by 2^31, on plain words as on P010's. */
   expect (lap, 4, H200_OPTIN, 9, "four-word dense, 1 plane of 16-bit words, "
       "1 of 4-word pixels, 3x3 taps, int32 sums");
@@ -299,6 +304,7 @@ test_sixteen_bit (void)
   /* Three words a pixel (RGB48) stay on the general kernel. */
   expect_prefix (g, 3, H200_OPTIN, 9, "general separable, 16-bit ");
   cf_spec_free (sharp);
+  cf_spec_free (g4);
   cf_spec_free (g);
   cf_spec_free (box);
   cf_spec_free (mag);
