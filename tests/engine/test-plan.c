@@ -311,6 +311,50 @@ test_sixteen_bit (void)
   cf_spec_free (lap);
 }
 
+/* The four-word kernel's bounds, worked out by hand: row sums in 32 bits
+ * (unsigned for non-negative taps: 65535 x the taps' sum below 2^32;
+ * signed: 65535 x their absolute sum below 2^31) and the op's quotient
+ * below 2^31; past them the wide kernel's fp64 sums (below 2^53) take the
+ * spec. */
+static void
+test_four_word_bounds (void)
+{
+  CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
+  const char *quad = "four-word separable, 1 plane of 16-bit words, 3x3 "
+      "taps, 32-bit row sums, fp64 column sums";
+  const char *wide = "wide separable, 1 plane of 16-bit words, 3x3 taps, "
+      "fp64 sums";
+  const int shift = box->kp.shift;
+
+  g_assert_cmpint (box->kp.kw, ==, 3);
+  expect (box, 1, H200_OPTIN, 9, quad);
+  /* Column taps 1 1 1 keep the fp64 sums below 2^53 for the row taps
+   * below (the box's are 2^30 / 9 each, its row taps 1 1 1). */
+  for (int i = 0; i < 3; i++)
+    box->sep.col[0][i] = 1;
+  /* 65535 x 65537 = 2^32 - 1: the largest unsigned row sum. */
+  box->sep.row[0][0] = 21845;
+  box->sep.row[0][1] = 21846;
+  box->sep.row[0][2] = 21846;
+  expect (box, 1, H200_OPTIN, 9, quad);
+  box->sep.row[0][2] = 21847;
+  expect (box, 1, H200_OPTIN, 9, wide);
+  /* Signed: 65535 x 32768 = 2^31 - 32768 fits, 65535 x 32769 does not. */
+  box->sep.row[0][0] = -8192;
+  box->sep.row[0][1] = 16384;
+  box->sep.row[0][2] = -8192;
+  expect (box, 1, H200_OPTIN, 9, quad);
+  box->sep.row[0][1] = 16385;
+  expect (box, 1, H200_OPTIN, 9, wide);
+  /* No shift: the quotient reaches 65535 x 32768 x 3, past 2^31. */
+  box->sep.row[0][1] = 16384;
+  box->kp.shift = 0;
+  expect (box, 1, H200_OPTIN, 9, wide);
+  box->kp.shift = shift;
+  expect (box, 1, H200_OPTIN, 9, quad);
+  cf_spec_free (box);
+}
+
 /* Past 63 taps the separable weights do not travel in the launch
  * parameters, and past the shared memory the tile does not fit: the long
  * general kernel takes both, up to 255 taps. */
@@ -567,6 +611,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/gradients", test_gradients);
   g_test_add_func ("/plan/dense", test_dense);
   g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
+  g_test_add_func ("/plan/four-word-bounds", test_four_word_bounds);
   g_test_add_func ("/plan/long", test_long);
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
   g_test_add_func ("/plan/region-inplace", test_region_inplace);
