@@ -5,8 +5,9 @@
 /* cudafilter: launch plans.  Which kernel runs a spec on a layout is
  * decided here once, when either changes: the tensor-core kernels where the
  * device and the taps allow, else the fast 8-bit kernels where the layout
- * and the taps allow, else for 16-bit words the wide kernel where fp64
- * holds the sums, else the general kernel; the device is queried once,
+ * and the taps allow, else for 16-bit words the four-word kernel (single
+ * linear kernels within its bounds) or the wide kernel where fp64 holds
+ * the sums, else the general kernel; the device is queried once,
  * and the arguments are prepared then.  A frame only fills in its planes
  * and launches.  The general kernel is planned beside a fast or wide one
  * for frames whose planes are not aligned as that kernel reads them. */
