@@ -292,7 +292,6 @@ quad_kernel (const __grid_constant__ CfWideArgs a)
     const unsigned char *src = jb.src;
     const int gw0 = x0 - geo.lead;
     const unsigned bv = (unsigned) kp.border_value;
-    const uint4 fill4 = make_uint4 (bv, bv, bv, bv);
 
     if (a.vec && gw0 >= 0 && gw0 + 4 * pitch <= width) {
       /* Inside the row: a column of chunks a thread, eight bytes a load;
@@ -501,33 +500,25 @@ cf_wide_quad_plan (CfWidePlan * p, const CfKernelParams * kp,
     const CfSepWeights * sep, int optin, int max_w, int max_h)
 {
   CfWideArgs & a = p->a;
-  const double exact = 9007199254740992.0;     /* 2^53 */
-  const double bias = kp->bias < 0 ? -(double) kp->bias : (double) kp->bias;
+  bool row_signed = false;
   size_t bytes = 0;
 
   if (kp->op != CF_OP_LINEAR || kp->n_kernels != 1 || kp->border_value < 0
       || kp->border_value > 65535)
     return cudaErrorNotSupported;
   if (kp->separable) {
-    double sr = 0, sc = 0;
-    bool negative = false;
+    const double sr = cf_wide_abs_sum (sep->row[0], kp->kw);
+    const double reach = 65535.0 * sr * cf_wide_abs_sum (sep->col[0], kp->kh)
+        + fabs ((double) kp->bias);
 
-    for (int i = 0; i < kp->kw; i++) {
-      negative = negative || sep->row[0][i] < 0;
-      sr += sep->row[0][i] < 0 ? -(double) sep->row[0][i] : sep->row[0][i];
-    }
-    for (int i = 0; i < kp->kh; i++)
-      sc += sep->col[0][i] < 0 ? -(double) sep->col[0][i] : sep->col[0][i];
-    /* Row sums in 32 bits: unsigned for non-negative taps, else signed. */
-    if (65535.0 * sr > (negative ? 2147483647.0 : 4294967295.0))
+    for (int i = 0; i < kp->kw; i++)
+      row_signed = row_signed || sep->row[0][i] < 0;
+    /* Row sums in 32 bits: unsigned for non-negative taps, else signed;
+     * column sums and the op in fp64, the quotient's floor below 2^31. */
+    if (65535.0 * sr > (row_signed ? 2147483647.0 : 4294967295.0)
+        || !(reach < CF_WIDE_EXACT)
+        || !(ldexp (reach, -kp->shift) < 2147483647.0))
       return cudaErrorNotSupported;
-    /* Column sums and the op in fp64 (cf-wide-quad.cu). */
-    const double reach = 65535.0 * sr * sc + bias;
-    if (!(reach < exact) || !(ldexp (reach, -kp->shift) < 2147483647.0))
-      return cudaErrorNotSupported;
-    a.row_signed = negative;
-    a.scale = ldexp (1.0, -kp->shift);
-    a.bias_scaled = ldexp ((double) kp->bias, -kp->shift);
   } else if (kp->wide_acc) {
     return cudaErrorNotSupported;
   }
@@ -538,7 +529,11 @@ cf_wide_quad_plan (CfWidePlan * p, const CfKernelParams * kp,
   }
   if (bytes > (size_t) optin)
     return cudaErrorNotSupported;
+
   p->quad = true;
+  a.row_signed = row_signed;
+  a.scale = ldexp (1.0, -kp->shift);
+  a.bias_scaled = ldexp ((double) kp->bias, -kp->shift);
   const dim3 grid ((max_w + QW - 1) / QW, (max_h + QH - 1) / QH, p->n_jobs);
   const dim3 block (QT, 1, 1);
   return kp->separable ? cf_pick_kernel (p->pick, quad_kernel < true >, grid,

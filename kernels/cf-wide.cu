@@ -410,16 +410,21 @@ wide_kernel (const __grid_constant__ CfWideArgs a)
 double
 sep_reach (const CfKernelParams * kp, const CfSepWeights * sep, int k)
 {
-  double sr = 0, sc = 0;
-
-  for (int i = 0; i < kp->kw; i++)
-    sr += sep->row[k][i] < 0 ? -(double) sep->row[k][i] : sep->row[k][i];
-  for (int i = 0; i < kp->kh; i++)
-    sc += sep->col[k][i] < 0 ? -(double) sep->col[k][i] : sep->col[k][i];
-  return 65535.0 * sr * sc;
+  return 65535.0 * cf_wide_abs_sum (sep->row[k], kp->kw) *
+      cf_wide_abs_sum (sep->col[k], kp->kh);
 }
 
 }                               /* namespace */
+
+double
+cf_wide_abs_sum (const int *taps, int n)
+{
+  double sum = 0;
+
+  for (int i = 0; i < n; i++)
+    sum += taps[i] < 0 ? -(double) taps[i] : taps[i];
+  return sum;
+}
 
 cudaError_t
 cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
@@ -428,7 +433,6 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   CfWideArgs & a = p->a;
   unsigned seen[CF_MAX_CHANNELS];
   int max_w = 0, max_h = 0, max_lg = 0;
-  const double exact = 9007199254740992.0;     /* 2^53 */
 
   *p = CfWidePlan { };
   if (kp->sample_bytes != 2 || n < 1 || n > CF_MAX_CHANNELS
@@ -503,7 +507,7 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   /* The wide kernel: every spec whose sums fp64 holds. */
   if (kp->separable) {
     for (int k = 0; k < kp->n_kernels; k++)
-      if (!(sep_reach (kp, sep, k) < exact))
+      if (!(sep_reach (kp, sep, k) < CF_WIDE_EXACT))
         return cudaErrorNotSupported;
   } else if (kp->wide_acc) {
     /* Dense weights stay on the device; without wide_acc the spec has
@@ -528,7 +532,7 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   /* The op in fp64 needs acc + bias exact too. */
   const double reach = kp->separable ? sep_reach (kp, sep, 0) : 2147483648.0;
   const bool linear = kp->op == CF_OP_LINEAR && kp->n_kernels == 1 &&
-      reach + (kp->bias < 0 ? -(double) kp->bias : (double) kp->bias) < exact;
+      reach + fabs ((double) kp->bias) < CF_WIDE_EXACT;
   if (!kp->separable)
     return linear ? cf_pick_kernel (p->pick, wide_kernel < false, 1,
         CF_OP_LINEAR >, grid, block, geo.bytes) : cf_pick_kernel (p->pick,

@@ -11,6 +11,10 @@
 #include "cf-launch.h"
 #include "cf-device.cuh"
 
+/* Integers below 2^53 are exact in fp64: the bound both kernels' plans
+ * hold their fp64 sums to. */
+#define CF_WIDE_EXACT 9007199254740992.0
+
 /* 16-bit words a pixel a job may interleave: 1, 2 or 4. */
 #define CF_WIDE_STEPS 4
 
@@ -65,6 +69,9 @@ cudaError_t cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
  * cudaErrorNotSupported where it does not take them. */
 cudaError_t cf_wide_quad_plan (CfWidePlan * p, const CfKernelParams * kp,
     const CfSepWeights * sep, int optin, int max_w, int max_h);
+/* The sum of the absolute values of n taps: with 65535, a bound of one
+ * direction's sums. */
+double cf_wide_abs_sum (const int *taps, int n);
 /* Whether one frame's planes are aligned as the kernel reads them. */
 bool cf_wide_fits (const CfWidePlan * p, const CfDeviceFrame * frame);
 cudaError_t cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
