@@ -69,6 +69,13 @@ struct CfFastArgs
   CfFastRegion region[CF_FAST_REGIONS];
   unsigned *barrier;
   unsigned barrier_target;
+  /* The direct kernel (cf-fast-direct.cu): samples a pixel interleaved in
+   * each job (1 to 3, all filtered, or 4 for 4-sample pixels; taps spread
+   * that far apart), and whether its taps are the products of the
+   * separable ones in iw. */
+  int step[CF_FAST_JOBS];
+  bool sep_products;
+  unsigned filtered;            /* 4-sample pixels: the lanes of lane[] */
 };
 
 /* Samples a pixel the tensor-core kernels take interleaved in one job
@@ -150,6 +157,8 @@ struct CfFastPlan
    * blocks of it the device runs at once (0: none). */
   CfKernelPick < CfFastArgs > region;
   int resident;
+  bool direct;                  /* fast is the direct kernel (cf-fast-direct.cu) */
+  bool direct_dot;              /* ... summing byte taps with dp4a */
   bool mma;                     /* tensor cores: m and mma_kernel instead */
   CfMmaArgs m;
   CfKernelPick < CfMmaArgs > mma_kernel;

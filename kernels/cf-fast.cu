@@ -80,6 +80,54 @@ sep_weights (FastArgs * a, const CfKernelParams * kp, const CfSepWeights * sep,
   return exact;
 }
 
+/* Whether every product of a's row and column taps (K of each, common
+ * factors taken out) is a signed byte: the direct kernel's dp4a taps. */
+bool
+outer_taps_s8 (const FastArgs & a, int K)
+{
+  for (int j = 0; j < K; j++)
+    for (int i = 0; i < K; i++) {
+      const long long t = (long long) a.iw[0][1][j] * a.iw[0][0][i];
+      if (t < -128 || t > 127)
+        return false;
+    }
+  return true;
+}
+
+/* The direct kernel for planes of bytes of 1 to 3 samples a pixel (p->ch
+ * 1) or for 4-sample pixels (p->ch 4), where it takes the spec
+ * (cf_fast_pick_direct). */
+cudaError_t
+pick_direct (CfFastPlan * p, bool taps_s8, bool separable, int K)
+{
+  FastArgs & a = p->a;
+  int max_step = 1;
+
+  if (p->ch == 4) {
+    /* One plane of pixels as bytes, 4 a pixel. */
+    max_step = a.step[0] = 4;
+    a.filtered = 0;
+    for (int f = 0; f < p->nf; f++)
+      a.filtered |= 0xFFu << (8 * a.lane[f]);
+  }
+  for (int j = 0; j < p->n_jobs && p->ch == 1; j++) {
+    if (p->job_step[j] > 3)
+      return cudaErrorNotSupported;
+    a.step[j] = p->job_step[j];
+    max_step = a.step[j] > max_step ? a.step[j] : max_step;
+  }
+  a.sep_products = separable;
+  if (cf_fast_pick_direct (K, max_step, taps_s8, a, p->n_jobs,
+          p->max_w * (p->ch == 4 ? 4 : 1), p->max_h, p->fast) !=
+      cudaSuccess) {
+    a.sep_products = false;
+    return cudaErrorNotSupported;
+  }
+  p->direct = true;
+  p->direct_dot = taps_s8;
+  return cudaSuccess;
+}
+
 /* Blocks of `pick` the current device runs at once, for a cooperative
  * launch; 0 where it cannot say (no device: a failed query leaves no
  * error behind for later launches). */
@@ -311,6 +359,10 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
                 p->region) : cf_fast_pick_region_4_4 (K, nk, use_float, a,
                 p->region)) == cudaSuccess)
       p->resident = resident_blocks (p->region);
+    /* Small windows: the direct kernel, which stages no tile. */
+    if (nk == 1 && pick_direct (p, outer_taps_s8 (a, K), true, K) ==
+        cudaSuccess)
+      return cudaSuccess;
 #ifndef CF_NO_MMA
     /* Tensor cores first, where the device and the taps allow. */
     if (cf_mma_plan (p, major, nk, K) == cudaSuccess) {
@@ -336,6 +388,8 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
    * the FMA kernels, whose dp4a sums measured as fast or faster (4K
    * Laplacian GRAY8 24.0 against 24.8 us, RGBA 45.8 against 59.0; H200,
    * bench/README.md). */
+  if (pick_direct (p, kp->dense_taps_s8, false, K) == cudaSuccess)
+    return cudaSuccess;
   if (interleaved) {
 #ifndef CF_NO_MMA
     if (cf_mma_dense_plan (p, major, K, kp->dense_taps_s8) == cudaSuccess) {

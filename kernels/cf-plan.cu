@@ -63,7 +63,12 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
   else
     snprintf (where, sizeof where, "%d single-sample plane%s", f.n_jobs,
         f.n_jobs == 1 ? "" : "s");
-  if (f.mma && kp->separable)
+  if (f.direct)
+    snprintf (buf, size, "direct %dx%d, %s, %s%s", K, K, where,
+        f.direct_dot ? "byte " : "int32 ", kp->separable ?
+        "products of the separable taps" : f.direct_dot ? "taps (dp4a)" :
+        "taps");
+  else if (f.mma && kp->separable)
     snprintf (buf, size, "tensor-core separable, %s, %d taps", where, K);
   else if (f.mma)
     snprintf (buf, size, "tensor-core dense, %s, %dx%d taps", where, K, K);

@@ -131,6 +131,7 @@ test_separable (void)
   CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
   CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 1);
   CfSpec *g25 = spec_new (CF_FILTER_GAUSSIAN, 2.5, NULL, 1);
+  CfSpec *box = spec_new (CF_FILTER_BOX, 1.0, NULL, 1);
 
   expect (g2, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 13 taps");
@@ -169,9 +170,16 @@ test_separable (void)
       "tensor-core separable, 4-sample pixels (3 filtered), 49 taps");
   expect (g8, 4, SM75_OPTIN, 7,
       "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
+  /* Box 3 x 3: its taps' products (the common factor out) are bytes, the
+   * direct kernel's. */
+  expect (box, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, byte "
+      "products of the separable taps");
+  expect (box, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
+      "filtered), byte products of the separable taps");
   cf_spec_free (g2);
   cf_spec_free (g8);
   cf_spec_free (g25);
+  cf_spec_free (box);
 }
 
 static void
@@ -185,10 +193,19 @@ test_gradients (void)
       "3 taps, fp32 sums, gradient pair");
   expect (sobel, 4, H200_OPTIN, 9, "fast separable, 4-sample pixels (3 "
       "filtered), 3 taps, fp32 sums, gradient pair");
-  expect (sobel_x, 4, H200_OPTIN, 9,
-      "tensor-core separable, 4-sample pixels (3 filtered), 3 taps");
-  expect (sobel_x, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
-      "bytes, 1 of 3-sample pixels, 3 taps");
+  expect (sobel_x, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
+      "filtered), byte products of the separable taps");
+  /* One derivative on planes of bytes: its taps' products are bytes, the
+   * direct kernel's, also for RGB's and NV12's interleaved samples. */
+  expect (sobel_x, 3, H200_OPTIN, 9, "direct 3x3, 1 plane of bytes, 1 of "
+      "3-sample pixels, byte products of the separable taps");
+  expect (sobel_x, NV12, SM75_OPTIN, 7, "direct 3x3, 2 planes of bytes, 1 "
+      "of 2-sample pixels, byte products of the separable taps");
+  expect (sobel_x, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, "
+      "byte products of the separable taps");
+  /* Packed 4:2:2 takes the tensor cores. */
+  expect (sobel_x, UYVY, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
+      "bytes, packed 4:2:2, 3 taps");
   cf_spec_free (sobel);
   cf_spec_free (sobel_x);
 }
@@ -197,6 +214,8 @@ static void
 test_dense (void)
 {
   CfSpec *lap = spec_new (CF_FILTER_LAPLACIAN, 1.0, NULL, 1);
+  CfSpec *lap5 = spec_new (CF_FILTER_CUSTOM, 1.0,
+      "0 0 1 0 0; 0 1 2 1 0; 1 2 -16 2 1; 0 1 2 1 0; 0 0 1 0 0", 1);
   CfSpec *big = spec_new (CF_FILTER_CUSTOM, 1.0,
       "1 200 3; 4 5 6; 7 8 9", 1);
   CfSpec *seven = spec_new (CF_FILTER_CUSTOM, 1.0,
@@ -205,24 +224,37 @@ test_dense (void)
   GString *k63 = g_string_new (NULL);
   CfSpec *huge;
 
-  expect (lap, 4, H200_OPTIN, 9, "fast dense, 4-sample pixels (3 "
-      "filtered), 3x3 taps, byte taps (dp4a)");
-  expect (lap, 1, SM75_OPTIN, 7, "fast dense, 1 single-sample plane, 3x3 "
-      "taps, byte taps (dp4a)");
-  /* Interleaved samples: tensor cores, byte taps up to 5 x 5. */
-  expect (lap, 3, H200_OPTIN, 9, "tensor-core dense, 1 plane of bytes, 1 of "
-      "3-sample pixels, 3x3 taps");
-  expect (lap, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
-      "1 of 2-sample pixels, 3x3 taps");
+  expect (lap, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
+      "filtered), byte taps (dp4a)");
+  /* 5 x 5 on 4-sample pixels: the tiled kernel. */
+  expect (lap5, 4, H200_OPTIN, 9, "fast dense, 4-sample pixels (3 "
+      "filtered), 5x5 taps, byte taps (dp4a)");
+  /* Single-sample planes: the direct kernel, 3x3 and 5x5, any device. */
+  expect (lap, 1, SM75_OPTIN, 7, "direct 3x3, 1 single-sample plane, byte "
+      "taps (dp4a)");
+  expect (lap, 0, H200_OPTIN, 9, "direct 3x3, 3 single-sample planes, byte "
+      "taps (dp4a)");
+  /* Interleaved samples: the direct kernel for 3 x 3 byte taps, tensor
+   * cores up to 5 x 5. */
+  expect (lap, 3, H200_OPTIN, 9, "direct 3x3, 1 plane of bytes, 1 of "
+      "3-sample pixels, byte taps (dp4a)");
+  expect (lap, NV12, H200_OPTIN, 9, "direct 3x3, 2 planes of bytes, 1 of "
+      "2-sample pixels, byte taps (dp4a)");
+  expect (lap5, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
+      "1 of 2-sample pixels, 5x5 taps");
+  expect (lap5, 0, H200_OPTIN, 9, "direct 5x5, 3 single-sample planes, byte "
+      "taps (dp4a)");
   expect (lap, UYVY, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
-  expect (lap, 3, SM75_OPTIN, 7,
-      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (lap, 3, SM75_OPTIN, 7, "direct 3x3, 1 plane of bytes, 1 of "
+      "3-sample pixels, byte taps (dp4a)");
   expect (big, 3, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   /* A tap of 200 is no signed byte. */
-  expect (big, 1, H200_OPTIN, 9,
-      "fast dense, 1 single-sample plane, 3x3 taps, int32");
+  expect (big, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, int32 taps");
+  /* Past 5 x 5 the general kernel. */
+  expect (seven, 1, H200_OPTIN, 9,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   expect (seven, 4, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
 
@@ -241,6 +273,7 @@ test_dense (void)
   g_string_free (k63, TRUE);
   cf_spec_free (huge);
   cf_spec_free (lap);
+  cf_spec_free (lap5);
   cf_spec_free (big);
   cf_spec_free (seven);
 }

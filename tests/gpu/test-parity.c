@@ -302,6 +302,7 @@ static const FilterCase filter_cases[] = {
   {F ("gaussian-s20", CF_FILTER_GAUSSIAN),.sigma = 20.0},
   {F ("gaussian-s31-sy24", CF_FILTER_GAUSSIAN),.sigma = 31.0,.sigma_y = 24.0},
   {F ("box-3", CF_FILTER_BOX),.kernel_size = 3},
+  {F ("box-5", CF_FILTER_BOX),.kernel_size = 5},
   {F ("box-7", CF_FILTER_BOX),.kernel_size = 7},
   {F ("sobel-1", CF_FILTER_SOBEL),.kernel_size = 1},
   {F ("sobel-3", CF_FILTER_SOBEL),.kernel_size = 3},
@@ -966,6 +967,52 @@ test_large (void)
   g_rand_free (rand);
 }
 
+/* The direct kernel (3x3 and 5x5 on planes of bytes, 3x3 also on 2 and 3
+ * samples a pixel; a thread 8 or 16 bytes of a row and 8 rows, a block
+ * 256 or 512 bytes and 32 rows): frames of several blocks each way, whose
+ * last thread of a row is partial (odd widths), ends on the row (a width
+ * of 16 bytes a thread, the word after it gathered) or holds fewer bytes
+ * than the window; interleaved pixels whose border maps whole pixels,
+ * RGBA's alpha copied;
+ * every border; every spec it takes (byte taps, int32 taps, separable
+ * products, anchors off centre, the linear op and the absolute value). */
+static void
+test_direct (void)
+{
+  static const char *names[] = { "box-3", "box-5", "sobel-x",
+    "laplacian-1", "laplacian-3", "custom-3x3", "custom-3x3-offset",
+    "custom-5x5", "custom-5x5-bytes", "custom-4x2", "custom-separable"
+  };
+  static const struct
+  {
+    LayoutId layout;
+    int w, h;
+  } frames[] = {
+    {LAYOUT_GRAY8, 1043, 77}, {LAYOUT_GRAY8, 1040, 70},
+    {LAYOUT_GRAY8, 530, 33}, {LAYOUT_GRAY8, 18, 100},
+    {LAYOUT_I420, 1046, 69}, {LAYOUT_NV12, 1046, 69},
+    {LAYOUT_RGB8, 515, 41}, {LAYOUT_NV16, 9, 70}, {LAYOUT_RGB8, 2, 35},
+    {LAYOUT_RGBA8, 263, 45}, {LAYOUT_RGBA8, 3, 40},
+  };
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+
+  rand = g_rand_new_with_seed (1043);
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
+      for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
+        const FilterCase *fc = find_filter_case (names[n]);
+        CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
+
+        g_assert_true (parity_case (fc, spec, b, frames[i].layout,
+                frames[i].w, frames[i].h, rand));
+        cf_spec_free (spec);
+      }
+  g_rand_free (rand);
+}
+
 /* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
  * words of bytes a thread (thread_words () in cf-nonlin-bytes.cu), at
  * odd widths (a row's last word partial); the 5x5 median there too. */
@@ -1621,6 +1668,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
+  g_test_add_func ("/gpu-parity/direct", test_direct);
   g_test_add_func ("/gpu-parity/median-5-whole-rows",
       test_median5_whole_rows);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
