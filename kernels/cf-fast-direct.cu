@@ -32,13 +32,16 @@ namespace
 {
 
 #ifndef CF_DIRECT_M
-#define CF_DIRECT_M 8
+#define CF_DIRECT_M 2
 #endif
 #ifndef CF_DIRECT_NX3
 #define CF_DIRECT_NX3 16
 #endif
 #ifndef CF_DIRECT_NX5
 #define CF_DIRECT_NX5 8
+#endif
+#ifndef CF_DIRECT_MINB
+#define CF_DIRECT_MINB 1
 #endif
 constexpr int DIRECT_TX = 32;   /* threads along a row: a warp */
 constexpr int DIRECT_TY = 4;
@@ -199,26 +202,19 @@ window_byte (const unsigned (&win)[NW + 2], int R, int i)
   return (int) __byte_perm (win[b >> 2], 0, 0x4440 | (b & 3));
 }
 
-/* The K x K taps, the spec's kw x kh centred as the planner centred K:
- * the dense weights, or the products of the separable row and column taps
+/* Tap (i, j) of K x K, the spec's kw x kh centred as the planner centred
+ * K: a dense weight, or the product of the separable row and column taps
  * in the arguments (their common factors taken out). */
-template < int K > __device__ __forceinline__ void
-read_taps (int (&wk)[K][K], const FastArgs & a)
+template < int K > __device__ __forceinline__ int
+tap_at (const FastArgs & a, int j, int i)
 {
   constexpr int R = K / 2;
+  const int jj = j - (R - a.ay), ii = i - (R - a.ax);
 
-#pragma unroll
-  for (int j = 0; j < K; j++) {
-#pragma unroll
-    for (int i = 0; i < K; i++) {
-      const int jj = j - (R - a.ay), ii = i - (R - a.ax);
-      if (a.sep_products)
-        wk[j][i] = a.iw[0][1][j] * a.iw[0][0][i];
-      else
-        wk[j][i] = (jj >= 0 && jj < a.kh && ii >= 0 && ii < a.kw) ?
-            __ldg (a.dense + jj * a.kw + ii) : 0;
-    }
-  }
+  if (a.sep_products)
+    return a.iw[0][1][j] * a.iw[0][0][i];
+  return jj >= 0 && jj < a.kh && ii >= 0 && ii < a.kw ?
+      __ldg (a.dense + jj * a.kw + ii) : 0;
 }
 
 /* Four outputs (0 .. maxval) as the bytes of a word. */
@@ -229,17 +225,56 @@ pack4 (int v0, int v1, int v2, int v3)
           0x0040), 0x5410);
 }
 
+/* The taps a block's threads read from shared memory, made once a block
+ * (a thread each) rather than once a thread: with byte taps, each tap
+ * row's bytes (tap i at window byte RX + (i - R) step) moved to where
+ * part p of output k's window lies, [j][k][p]; with int32 dense taps,
+ * the K x K taps; separable int32 taps stay in the arguments. */
+template < int K, int S, bool DOT > struct Taps
+{
+  static constexpr int WORDS = DOT ? K * 4 * Direct < K, S, DOT >::PARTS :
+      K * K;
+};
+
+template < int K, int S, bool DOT > __device__ __forceinline__ void
+block_taps (const FastArgs & a, int step, unsigned *taps)
+{
+  using D = Direct < K, S, DOT >;
+  using P = Part < D::KX >;
+  constexpr int R = D::R, RX = D::RX, PARTS = D::PARTS;
+  const int t = threadIdx.x;
+
+  if (t < Taps < K, S, DOT >::WORDS) {
+    if constexpr (DOT) {
+      const int j = t / (4 * PARTS), k = t / PARTS % 4, p = t % PARTS;
+      unsigned v = 0;
+
+#pragma unroll
+      for (int i = 0; i < K; i++) {
+        const int b = RX + (i - R) * step - 4 * p;
+        if (b >= 0 && b < P::len (p))
+          v |= ((unsigned) tap_at < K > (a, j, i) & 0xFFu) <<
+              (8 * (P::tap_byte (k, p) + b));
+      }
+      taps[t] = v;
+    } else {
+      taps[t] = (unsigned) tap_at < K > (a, t / K, t % K);
+    }
+  }
+  __syncthreads ();
+}
+
 /* One thread's outputs.  INSIDE: its rows and the words either side lie
  * inside the plane, which is NX-aligned, so every row loads as whole
  * words, all before the first sum (a branch a row would keep each row's
  * loads waiting for the row before). */
 template < int K, int S, bool DOT, bool SEP, int OP, bool INSIDE >
     __device__ __forceinline__ void
-filter_thread (const FastArgs & a, int job, int x0, int y0, int w, int h,
-    int step, bool vec)
+filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
+    int y0, int w, int h, int step, bool vec)
 {
   using D = Direct < K, S, DOT >;
-  constexpr int R = D::R, RX = D::RX, KX = D::KX, NX = D::NX, NW = D::NW;
+  constexpr int R = D::R, KX = D::KX, NX = D::NX, NW = D::NW;
   constexpr int M = DIRECT_M, PARTS = D::PARTS, ROWS = M + K - 1;
   const unsigned char *src = a.src[job];
   unsigned char *dst = a.dst[job];
@@ -256,31 +291,21 @@ filter_thread (const FastArgs & a, int job, int x0, int y0, int w, int h,
     }
   }
 
+  /* The block's taps (block_taps). */
   int wk[K][K];
-  if constexpr (!SEP)
-    read_taps < K > (wk, a);
-
-  /* DOT: each tap row's bytes (tap i at window byte RX + (i - R) step)
-   * moved to where output k's window lies. */
   unsigned tw[K][4][PARTS];
-  if constexpr (DOT) {
-    using P = Part < KX >;
 #pragma unroll
-    for (int j = 0; j < K; j++)
+  for (int j = 0; j < K; j++) {
 #pragma unroll
-      for (int k = 0; k < 4; k++)
+    for (int i = 0; i < K; i++)
+      if constexpr (!DOT && !SEP)
+        wk[j][i] = taps[j * K + i];
 #pragma unroll
-        for (int p = 0; p < PARTS; p++) {
-          unsigned v = 0;
+    for (int k = 0; k < 4; k++)
 #pragma unroll
-          for (int i = 0; i < K; i++) {
-            const int b = RX + (i - R) * step - 4 * p;
-            if (b >= 0 && b < P::len (p))
-              v |= ((unsigned) wk[j][i] & 0xFFu) << (8 * (P::tap_byte (k,
-                          p) + b));
-          }
-          tw[j][k][p] = v;
-        }
+      for (int p = 0; p < PARTS; p++)
+        if constexpr (DOT)
+          tw[j][k][p] = taps[(j * 4 + k) * PARTS + p];
   }
 
   int acc[M][NX];
@@ -388,7 +413,7 @@ filter_thread (const FastArgs & a, int job, int x0, int y0, int w, int h,
 }
 
 template < int K, int S, bool DOT, bool SEP, int OP > __global__ void
-__launch_bounds__ (DIRECT_THREADS)
+__launch_bounds__ (DIRECT_THREADS, CF_DIRECT_MINB)
 direct_kernel (const __grid_constant__ FastArgs a)
 {
   using D = Direct < K, S, DOT >;
@@ -399,19 +424,22 @@ direct_kernel (const __grid_constant__ FastArgs a)
   const int x0 = (blockIdx.x * DIRECT_TX + threadIdx.x % DIRECT_TX) * NX;
   const int y0 = (blockIdx.y * DIRECT_TY + threadIdx.x / DIRECT_TX) * M;
 
+  const int step = S == 1 || S == 4 ? S : a.step[job];
+  __shared__ unsigned taps[Taps < K, S, DOT >::WORDS];
+
+  block_taps < K, S, DOT > (a, step, taps);
   if (x0 >= w || y0 >= h)
     return;
 
-  const int step = S == 1 || S == 4 ? S : a.step[job];
   const bool vec = !(((uintptr_t) a.src[job] | (uintptr_t) a.dst[job] |
           (uintptr_t) a.ss[job] | (uintptr_t) a.ds[job]) & (NX - 1));
 
   if (vec && x0 >= 4 && x0 + NX + 4 <= w && y0 >= R && y0 + M + R <= h)
-    filter_thread < K, S, DOT, SEP, OP, true > (a, job, x0, y0, w, h, step,
-        vec);
+    filter_thread < K, S, DOT, SEP, OP, true > (a, taps, job, x0, y0, w, h,
+        step, vec);
   else
-    filter_thread < K, S, DOT, SEP, OP, false > (a, job, x0, y0, w, h, step,
-        vec);
+    filter_thread < K, S, DOT, SEP, OP, false > (a, taps, job, x0, y0, w, h,
+        step, vec);
 }
 
 template < int K, int S, bool DOT, bool SEP = false > cudaError_t
