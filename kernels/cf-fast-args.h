@@ -70,12 +70,10 @@ struct CfFastArgs
   unsigned *barrier;
   unsigned barrier_target;
   /* The direct kernel (cf-fast-direct.cu): samples a pixel interleaved in
-   * each job (1 to 3, all filtered, or 4 for 4-sample pixels; taps spread
-   * that far apart), and whether its taps are the products of the
-   * separable ones in iw. */
+   * each job (1 to 3, all filtered; taps spread that far apart), and
+   * whether its taps are the products of the separable ones in iw. */
   int step[CF_FAST_JOBS];
   bool sep_products;
-  unsigned filtered;            /* 4-sample pixels: the lanes of lane[] */
 };
 
 /* Samples a pixel the tensor-core kernels take interleaved in one job
@@ -158,7 +156,6 @@ struct CfFastPlan
   CfKernelPick < CfFastArgs > region;
   int resident;
   bool direct;                  /* fast is the direct kernel (cf-fast-direct.cu) */
-  bool direct_dot;              /* ... summing byte taps with dp4a */
   bool mma;                     /* tensor cores: m and mma_kernel instead */
   CfMmaArgs m;
   CfKernelPick < CfMmaArgs > mma_kernel;

@@ -2,63 +2,52 @@
  * Copyright (C) 2025-2026 The cudafilter authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-/* cudafilter: the direct kernel, 3x3 and 5x5 filters on planes of bytes
- * read straight from global memory: single samples (GRAY8, the planes of
- * I420 and its kin) and, for 3x3, 2 to 4 samples a pixel interleaved (NV12's
- * chroma pairs and RGB, all filtered; RGBA and its orders, whose copied
- * and filled lanes are merged in at the store), whose row taps are the
- * byte row's spread that far apart.
+/* cudafilter: the direct kernel, 3x3 filters of byte taps on planes of
+ * bytes read straight from global memory: single samples (GRAY8, the planes
+ * of I420 and its kin) and 2 or 3 samples a pixel interleaved and all
+ * filtered (NV12's chroma pairs, RGB), whose row taps are the byte row's
+ * spread that far apart.
  *
  * The tiled kernels spend most of their instructions staging a tile
  * (1.3 warp instructions a pixel for the tensor-core kernel on a 4K GRAY8
- * frame, bench/README.md), which small windows do not repay.  Here a
- * thread filters NX neighbouring bytes of a row (one 16- or 8-byte load a
- * row, and the 32-bit words either side) for M rows, reads each input row
- * once and adds it into every output row it reaches; no shared memory, no
- * barrier.  Neighbouring threads' rows meet in L1 and L2, not in DRAM.
+ * frame, bench/README.md), which a 3x3 window does not repay.  Here a
+ * thread filters 16 neighbouring bytes of a row (one 16-byte load a row,
+ * and the 32-bit words either side) for 2 rows, all its rows' loads issued
+ * before the first sum, and adds each input row into every output row it
+ * reaches; neighbouring threads' rows meet in L1 and L2, not in DRAM.  The
+ * taps, the same for every thread, are made once a block in shared memory.
  *
- * Taps that are signed bytes sum four an instruction (dp4a): the window of
- * an output is a word of the row, or two neighbouring words funnel-shifted
- * where it straddles them (each shift computed once a row), with the taps
- * moved to the bytes the window takes.  Separable specs come here as the
- * outer product of their taps (after the common factors, restored by the
- * gain) when every product is a signed byte: box, Sobel.  Other dense taps
- * of single samples sum in int32 multiply-adds.  The sums are the CPU
- * backend's exact integers either way, and the op is cf_fast::post. */
+ * Taps sum four an instruction (dp4a): the window of an output is a word
+ * of the row, or two neighbouring words funnel-shifted where it straddles
+ * them (each shift computed once a row), with the taps moved to the bytes
+ * the window takes.  Separable specs come here as the outer product of
+ * their taps (after the common factors, restored by the gain) when every
+ * product is a signed byte: box, Sobel.  The sums are the CPU backend's
+ * exact integers, and the op is cf_fast::post. */
 #include "cf-fast-kernels.cuh"
 #include "cf-fast-instances.h"
 
 namespace
 {
 
-#ifndef CF_DIRECT_M
-#define CF_DIRECT_M 2
-#endif
-#ifndef CF_DIRECT_NX3
-#define CF_DIRECT_NX3 16
-#endif
-#ifndef CF_DIRECT_NX5
-#define CF_DIRECT_NX5 8
-#endif
-#ifndef CF_DIRECT_MINB
-#define CF_DIRECT_MINB 1
-#endif
-constexpr int DIRECT_TX = 32;   /* threads along a row: a warp */
+/* Threads a block, a warp along a row; rows and bytes a thread.  Of the
+ * shapes measured (1 to 8 rows, 4 to 16 bytes; bench/README.md), 2 rows of
+ * 16 bytes were the fastest over GRAY8, RGB and NV12 at 4K. */
+constexpr int DIRECT_TX = 32;
 constexpr int DIRECT_TY = 4;
 constexpr int DIRECT_THREADS = DIRECT_TX * DIRECT_TY;
-constexpr int DIRECT_M = CF_DIRECT_M;   /* rows a thread */
+constexpr int DIRECT_M = 2;
+constexpr int DIRECT_NX = 16;
 
-/* K x K taps over samples up to S bytes apart: a row window of KX bytes. */
-template < int K, int S, bool DOT > struct Direct
+/* K x K taps over samples S bytes apart: a row window of KX bytes. */
+template < int K, int S > struct Direct
 {
   static constexpr int R = K / 2;
   static constexpr int RX = S * R;      /* bytes either side */
   static constexpr int KX = 2 * RX + 1;
-  /* 16 bytes keep 3 rows of 3x3 sums in registers; 5x5 and int32 taps
-   * would spill them. */
-  static constexpr int NX = DOT && K == 3 ? CF_DIRECT_NX3 : CF_DIRECT_NX5;
+  static constexpr int NX = DIRECT_NX;
   static constexpr int NW = NX / 4;     /* words a thread filters */
-  static constexpr int PARTS = DOT ? (KX + 3) / 4 : 1;  /* dp4a a tap row */
+  static constexpr int PARTS = (KX + 3) / 4;    /* dp4a a tap row */
   static_assert (RX <= 4, "one word either side");
 };
 
@@ -193,15 +182,6 @@ add_row_dot (int (&acc)[4 * NW], const unsigned (&win)[NW + 2],
             tw[k][p], acc[4 * g + k]);
 }
 
-/* Byte i of a row window (byte x0 - R + i of the row) as a number. */
-template < int NW > __device__ __forceinline__ int
-window_byte (const unsigned (&win)[NW + 2], int R, int i)
-{
-  const int b = 4 - R + i;
-
-  return (int) __byte_perm (win[b >> 2], 0, 0x4440 | (b & 3));
-}
-
 /* Tap (i, j) of K x K, the spec's kw x kh centred as the planner centred
  * K: a dense weight, or the product of the separable row and column taps
  * in the arguments (their common factors taken out). */
@@ -226,54 +206,48 @@ pack4 (int v0, int v1, int v2, int v3)
 }
 
 /* The taps a block's threads read from shared memory, made once a block
- * (a thread each) rather than once a thread: with byte taps, each tap
- * row's bytes (tap i at window byte RX + (i - R) step) moved to where
- * part p of output k's window lies, [j][k][p]; with int32 dense taps,
- * the K x K taps; separable int32 taps stay in the arguments. */
-template < int K, int S, bool DOT > struct Taps
+ * (a thread a word) rather than once a thread: each tap row's bytes (tap
+ * i at window byte RX + (i - R) step) moved to where part p of output
+ * k's window lies, [j][k][p]. */
+template < int K, int S > struct Taps
 {
-  static constexpr int WORDS = DOT ? K * 4 * Direct < K, S, DOT >::PARTS :
-      K * K;
+  static constexpr int WORDS = K * 4 * Direct < K, S >::PARTS;
 };
 
-template < int K, int S, bool DOT > __device__ __forceinline__ void
+template < int K, int S > __device__ __forceinline__ void
 block_taps (const FastArgs & a, int step, unsigned *taps)
 {
-  using D = Direct < K, S, DOT >;
+  using D = Direct < K, S >;
   using P = Part < D::KX >;
   constexpr int R = D::R, RX = D::RX, PARTS = D::PARTS;
   const int t = threadIdx.x;
 
-  if (t < Taps < K, S, DOT >::WORDS) {
-    if constexpr (DOT) {
-      const int j = t / (4 * PARTS), k = t / PARTS % 4, p = t % PARTS;
-      unsigned v = 0;
+  if (t < Taps < K, S >::WORDS) {
+    const int j = t / (4 * PARTS), k = t / PARTS % 4, p = t % PARTS;
+    unsigned v = 0;
 
 #pragma unroll
-      for (int i = 0; i < K; i++) {
-        const int b = RX + (i - R) * step - 4 * p;
-        if (b >= 0 && b < P::len (p))
-          v |= ((unsigned) tap_at < K > (a, j, i) & 0xFFu) <<
-              (8 * (P::tap_byte (k, p) + b));
-      }
-      taps[t] = v;
-    } else {
-      taps[t] = (unsigned) tap_at < K > (a, t / K, t % K);
+    for (int i = 0; i < K; i++) {
+      const int b = RX + (i - R) * step - 4 * p;
+      if (b >= 0 && b < P::len (p))
+        v |= ((unsigned) tap_at < K > (a, j, i) & 0xFFu) <<
+            (8 * (P::tap_byte (k, p) + b));
     }
+    taps[t] = v;
   }
   __syncthreads ();
 }
 
 /* One thread's outputs.  INSIDE: its rows and the words either side lie
- * inside the plane, which is NX-aligned, so every row loads as whole
+ * inside the plane, which is 16-byte aligned, so every row loads as whole
  * words, all before the first sum (a branch a row would keep each row's
  * loads waiting for the row before). */
-template < int K, int S, bool DOT, bool SEP, int OP, bool INSIDE >
-    __device__ __forceinline__ void
+template < int K, int S, int OP, bool INSIDE > __device__ __forceinline__
+    void
 filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
     int y0, int w, int h, int step, bool vec)
 {
-  using D = Direct < K, S, DOT >;
+  using D = Direct < K, S >;
   constexpr int R = D::R, KX = D::KX, NX = D::NX, NW = D::NW;
   constexpr int M = DIRECT_M, PARTS = D::PARTS, ROWS = M + K - 1;
   const unsigned char *src = a.src[job];
@@ -291,22 +265,14 @@ filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
     }
   }
 
-  /* The block's taps (block_taps). */
-  int wk[K][K];
   unsigned tw[K][4][PARTS];
 #pragma unroll
-  for (int j = 0; j < K; j++) {
-#pragma unroll
-    for (int i = 0; i < K; i++)
-      if constexpr (!DOT && !SEP)
-        wk[j][i] = taps[j * K + i];
+  for (int j = 0; j < K; j++)
 #pragma unroll
     for (int k = 0; k < 4; k++)
 #pragma unroll
       for (int p = 0; p < PARTS; p++)
-        if constexpr (DOT)
-          tw[j][k][p] = taps[(j * 4 + k) * PARTS + p];
-  }
+        tw[j][k][p] = taps[(j * 4 + k) * PARTS + p];
 
   int acc[M][NX];
 #pragma unroll
@@ -328,45 +294,10 @@ filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
       load_row < NW > (win, ry >= 0 ? src + ry * ss : nullptr, x0, w, step,
           vec, a);
     }
-
-    if constexpr (DOT) {
 #pragma unroll
-      for (int n = 0; n < M; n++)
-        if (j - n >= 0 && j - n < K)
-          add_row_dot < KX, NW, PARTS > (acc[n], win, tw[j - n]);
-    } else {
-      static_assert (S == 1, "int32 taps of single samples");
-      int v[NX + K - 1];
-#pragma unroll
-      for (int i = 0; i < NX + K - 1; i++)
-        v[i] = window_byte < NW > (win, R, i);
-      if constexpr (SEP) {
-        /* The row's sums once, then a column tap each output row. */
-        int hs[NX];
-#pragma unroll
-        for (int o = 0; o < NX; o++) {
-          hs[o] = 0;
-#pragma unroll
-          for (int t = 0; t < K; t++)
-            hs[o] += a.iw[0][0][t] * v[o + t];
-        }
-#pragma unroll
-        for (int n = 0; n < M; n++)
-          if (j - n >= 0 && j - n < K)
-#pragma unroll
-            for (int o = 0; o < NX; o++)
-              acc[n][o] += a.iw[0][1][j - n] * hs[o];
-      } else {
-#pragma unroll
-        for (int n = 0; n < M; n++)
-          if (j - n >= 0 && j - n < K)
-#pragma unroll
-            for (int o = 0; o < NX; o++)
-#pragma unroll
-              for (int t = 0; t < K; t++)
-                acc[n][o] += wk[j - n][t] * v[o + t];
-      }
-    }
+    for (int n = 0; n < M; n++)
+      if (j - n >= 0 && j - n < K)
+        add_row_dot < KX, NW, PARTS > (acc[n], win, tw[j - n]);
 
     /* Output row j - K + 1 has all its rows. */
     const int n = j - (K - 1);
@@ -379,31 +310,9 @@ filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
             cf_fast::post < OP > (a, acc[n][4 * g + 1], 0, 0),
             cf_fast::post < OP > (a, acc[n][4 * g + 2], 0, 0),
             cf_fast::post < OP > (a, acc[n][4 * g + 3], 0, 0));
-      if constexpr (S == 4) {
-        /* Pixels: the filtered lanes, the source's kept ones, the filled
-         * ones' constant (the row is inside the plane: y0 + n < h). */
-        unsigned centre[NW + 2];
-        const unsigned char *c = src + (y0 + n) * ss;
-        if (INSIDE)
-          load_main < NW > (centre, c + x0);
-        else
-#pragma unroll
-          for (int g = 0; g < NW; g++)
-            centre[1 + g] = x0 + 4 * g < w ? (vec ?
-                __ldg ((const unsigned *) (c + x0 + 4 * g)) :
-                border_word (c, x0 + 4 * g, w, 4, a)) : 0;
-#pragma unroll
-        for (int g = 0; g < NW; g++)
-          word[g] = (word[g] & a.filtered) | (centre[1 + g] & a.keep) |
-              a.fill;
-      }
       if (INSIDE || (vec && x0 + NX <= w)) {
-        if constexpr (NW == 4)
-          *(uint4 *) out = make_uint4 (word[0], word[1], word[2], word[3]);
-        else if constexpr (NW == 2)
-          *(uint2 *) out = make_uint2 (word[0], word[1]);
-        else
-          *(unsigned *) out = word[0];
+        static_assert (NW == 4, "one 16-byte store");
+        *(uint4 *) out = make_uint4 (word[0], word[1], word[2], word[3]);
       } else {
         for (int i = 0; i < NX && x0 + i < w; i++)
           out[i] = (unsigned char) (word[i >> 2] >> (8 * (i & 3)));
@@ -412,22 +321,19 @@ filter_thread (const FastArgs & a, const unsigned *taps, int job, int x0,
   }
 }
 
-template < int K, int S, bool DOT, bool SEP, int OP > __global__ void
-__launch_bounds__ (DIRECT_THREADS, CF_DIRECT_MINB)
+template < int K, int S, int OP > __global__ void
+__launch_bounds__ (DIRECT_THREADS)
 direct_kernel (const __grid_constant__ FastArgs a)
 {
-  using D = Direct < K, S, DOT >;
+  using D = Direct < K, S >;
   constexpr int R = D::R, NX = D::NX, M = DIRECT_M;
-  /* 4-sample pixels: a plane of bytes four times their width. */
-  const int job = blockIdx.z, w = a.width[job] * (S == 4 ? 4 : 1);
-  const int h = a.height[job];
+  const int job = blockIdx.z, w = a.width[job], h = a.height[job];
   const int x0 = (blockIdx.x * DIRECT_TX + threadIdx.x % DIRECT_TX) * NX;
   const int y0 = (blockIdx.y * DIRECT_TY + threadIdx.x / DIRECT_TX) * M;
+  const int step = S == 1 ? 1 : a.step[job];
+  __shared__ unsigned taps[Taps < K, S >::WORDS];
 
-  const int step = S == 1 || S == 4 ? S : a.step[job];
-  __shared__ unsigned taps[Taps < K, S, DOT >::WORDS];
-
-  block_taps < K, S, DOT > (a, step, taps);
+  block_taps < K, S > (a, step, taps);
   if (x0 >= w || y0 >= h)
     return;
 
@@ -435,29 +341,27 @@ direct_kernel (const __grid_constant__ FastArgs a)
           (uintptr_t) a.ss[job] | (uintptr_t) a.ds[job]) & (NX - 1));
 
   if (vec && x0 >= 4 && x0 + NX + 4 <= w && y0 >= R && y0 + M + R <= h)
-    filter_thread < K, S, DOT, SEP, OP, true > (a, taps, job, x0, y0, w, h,
-        step, vec);
+    filter_thread < K, S, OP, true > (a, taps, job, x0, y0, w, h, step, vec);
   else
-    filter_thread < K, S, DOT, SEP, OP, false > (a, taps, job, x0, y0, w, h,
-        step, vec);
+    filter_thread < K, S, OP, false > (a, taps, job, x0, y0, w, h, step,
+        vec);
 }
 
-template < int K, int S, bool DOT, bool SEP = false > cudaError_t
+template < int S > cudaError_t
 pick_op (const FastArgs & a, int n_jobs, int w, int h, Pick & pick)
 {
-  using D = Direct < K, S, DOT >;
-  const dim3 grid ((w + DIRECT_TX * D::NX - 1) / (DIRECT_TX * D::NX),
+  const dim3 grid ((w + DIRECT_TX * DIRECT_NX - 1) / (DIRECT_TX * DIRECT_NX),
       (h + DIRECT_TY * DIRECT_M - 1) / (DIRECT_TY * DIRECT_M), n_jobs);
 
   /* Custom kernels are linear; Sobel's one derivative and the Laplacian
    * take the absolute value, here only at scale 1 and offset 0: min (|sum|,
    * maxval), what the float op gives (cf-fast-post.cuh). */
   if (a.op == CF_OP_LINEAR)
-    return cf_pick_kernel (pick, direct_kernel < K, S, DOT, SEP,
-        CF_OP_LINEAR >, grid, dim3 (DIRECT_THREADS), 0);
+    return cf_pick_kernel (pick, direct_kernel < 3, S, CF_OP_LINEAR >, grid,
+        dim3 (DIRECT_THREADS), 0);
   if (a.op == CF_OP_ABS && a.scale == 1.0f && a.offset == 0.0f)
-    return cf_pick_kernel (pick, direct_kernel < K, S, DOT, SEP,
-        cf_fast::OP_ABS_UNIT >, grid, dim3 (DIRECT_THREADS), 0);
+    return cf_pick_kernel (pick, direct_kernel < 3, S, cf_fast::OP_ABS_UNIT >,
+        grid, dim3 (DIRECT_THREADS), 0);
   return cudaErrorNotSupported;
 }
 
@@ -467,21 +371,16 @@ cudaError_t
 cf_fast_pick_direct (int K, int max_step, bool taps_s8, const CfFastArgs & a,
     int n_jobs, int w, int h, CfKernelPick < CfFastArgs > &pick)
 {
-  /* int32 separable taps: the row's sums, then the column's (2K
-   * multiply-adds an output, not K^2). */
-  if (K == 3 && max_step == 1)
-    return taps_s8 ? pick_op < 3, 1, true > (a, n_jobs, w, h, pick) :
-        a.sep_products ? pick_op < 3, 1, false, true > (a, n_jobs, w, h,
-        pick) : pick_op < 3, 1, false > (a, n_jobs, w, h, pick);
-  if (K == 5 && max_step == 1)
-    return taps_s8 ? pick_op < 5, 1, true > (a, n_jobs, w, h, pick) :
-        a.sep_products ? pick_op < 5, 1, false, true > (a, n_jobs, w, h,
-        pick) : pick_op < 5, 1, false > (a, n_jobs, w, h, pick);
-  if (K == 3 && max_step == 2 && taps_s8)
-    return pick_op < 3, 2, true > (a, n_jobs, w, h, pick);
-  if (K == 3 && max_step == 3 && taps_s8)
-    return pick_op < 3, 3, true > (a, n_jobs, w, h, pick);
-  if (K == 3 && max_step == 4 && taps_s8)
-    return pick_op < 3, 4, true > (a, n_jobs, w, h, pick);
-  return cudaErrorNotSupported;
+  if (K != 3 || !taps_s8)
+    return cudaErrorNotSupported;
+  switch (max_step) {
+    case 1:
+      return pick_op < 1 > (a, n_jobs, w, h, pick);
+    case 2:
+      return pick_op < 2 > (a, n_jobs, w, h, pick);
+    case 3:
+      return pick_op < 3 > (a, n_jobs, w, h, pick);
+    default:
+      return cudaErrorNotSupported;
+  }
 }

@@ -37,11 +37,10 @@ cudaError_t cf_fast_pick_region_4_4 (int K, int nk, bool use_float,
 cudaError_t cf_fast_pick_dense (int ch, int nf, int K, bool taps_s8,
     const CfFastArgs & a, int n_jobs, int w, int h,
     CfKernelPick < CfFastArgs > &pick);
-/* K x K (3 or 5) on planes of bytes without a tile (cf-fast-direct.cu):
- * a.step[] samples a pixel in each job, max_step the largest (above 1:
- * 3x3 byte taps only; 4: one job of 4-sample pixels, w in bytes); taps
- * the dense weights, or the products of the separable ones when
- * a.sep_products; dp4a when they are bytes (taps_s8), else int32. */
+/* 3 x 3 (K) byte taps (taps_s8) on planes of bytes without a tile
+ * (cf-fast-direct.cu): a.step[] samples a pixel in each job (1 to 3),
+ * max_step the largest; the dense weights, or the products of the
+ * separable taps in a when a.sep_products. */
 cudaError_t cf_fast_pick_direct (int K, int max_step, bool taps_s8,
     const CfFastArgs & a, int n_jobs, int w, int h,
     CfKernelPick < CfFastArgs > &pick);

@@ -18,6 +18,9 @@ namespace
 
 using FastArgs = CfFastArgs;
 
+/* The smallest plane (bytes a row x rows) the direct kernel takes. */
+constexpr long long DIRECT_MIN_BYTES = 4LL << 20;
+
 long long
 gcd_ll (long long x, long long y)
 {
@@ -95,36 +98,32 @@ outer_taps_s8 (const FastArgs & a, int K)
 }
 
 /* The direct kernel for planes of bytes of 1 to 3 samples a pixel (p->ch
- * 1) or for 4-sample pixels (p->ch 4), where it takes the spec
- * (cf_fast_pick_direct). */
+ * 1), where it takes the spec (cf_fast_pick_direct) and the planes are
+ * large.  Measured on the H200 (bench/README.md, "Direct 3x3"): faster
+ * than the tiled kernels on every 4K plane (8 MB of GRAY8 or NV12 luma)
+ * and on 1080p RGB (6 MB), slower on 1080p GRAY8 and NV12 (2 MB), where
+ * its few waves of blocks leave each block's latency exposed. */
 cudaError_t
 pick_direct (CfFastPlan * p, bool taps_s8, bool separable, int K)
 {
   FastArgs & a = p->a;
   int max_step = 1;
 
-  if (p->ch == 4) {
-    /* One plane of pixels as bytes, 4 a pixel. */
-    max_step = a.step[0] = 4;
-    a.filtered = 0;
-    for (int f = 0; f < p->nf; f++)
-      a.filtered |= 0xFFu << (8 * a.lane[f]);
-  }
-  for (int j = 0; j < p->n_jobs && p->ch == 1; j++) {
+  if (p->ch != 1 || (long long) p->max_w * p->max_h < DIRECT_MIN_BYTES)
+    return cudaErrorNotSupported;
+  for (int j = 0; j < p->n_jobs; j++) {
     if (p->job_step[j] > 3)
       return cudaErrorNotSupported;
     a.step[j] = p->job_step[j];
     max_step = a.step[j] > max_step ? a.step[j] : max_step;
   }
   a.sep_products = separable;
-  if (cf_fast_pick_direct (K, max_step, taps_s8, a, p->n_jobs,
-          p->max_w * (p->ch == 4 ? 4 : 1), p->max_h, p->fast) !=
-      cudaSuccess) {
+  if (cf_fast_pick_direct (K, max_step, taps_s8, a, p->n_jobs, p->max_w,
+          p->max_h, p->fast) != cudaSuccess) {
     a.sep_products = false;
     return cudaErrorNotSupported;
   }
   p->direct = true;
-  p->direct_dot = taps_s8;
   return cudaSuccess;
 }
 

@@ -64,10 +64,8 @@ describe_fast (const CfLaunchPlan * plan, const CfKernelParams * kp,
     snprintf (where, sizeof where, "%d single-sample plane%s", f.n_jobs,
         f.n_jobs == 1 ? "" : "s");
   if (f.direct)
-    snprintf (buf, size, "direct %dx%d, %s, %s%s", K, K, where,
-        f.direct_dot ? "byte " : "int32 ", kp->separable ?
-        "products of the separable taps" : f.direct_dot ? "taps (dp4a)" :
-        "taps");
+    snprintf (buf, size, "direct %dx%d, %s, byte %s (dp4a)", K, K, where,
+        kp->separable ? "products of the separable taps" : "taps");
   else if (f.mma && kp->separable)
     snprintf (buf, size, "tensor-core separable, %s, %d taps", where, K);
   else if (f.mma)

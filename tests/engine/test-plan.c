@@ -95,6 +95,52 @@ plan_name (const CfSpec * spec, int samples, int optin, int major)
   return name;
 }
 
+/* The plan's name for `spec` on a w x h frame of GRAY8 (samples 1), I420
+ * (0), NV12, RGB (3) or RGBA (4), on the H200. */
+static char *
+plan_name_sized (const CfSpec * spec, int samples, int w, int h)
+{
+  CfLayout layout;
+  CfLaunchPlan *plan = NULL;
+  char *name;
+
+  memset (&layout, 0, sizeof layout);
+  layout.sample_bytes = 1;
+  if (samples == 0) {
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 1, 0,
+        0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, w / 2, h / 2, 1, 0,
+        0);
+  } else if (samples == NV12) {
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 2, 0,
+        0);
+    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 2, 1,
+        0);
+  } else {
+    cf_layout_init_interleaved (&layout, w, h, samples, 1,
+        samples == 4 ? 0x7 : (1u << samples) - 1);
+  }
+  g_assert_cmpint (cf_launch_plan_new_for (layout.channels,
+          layout.n_channels, &spec->kp, &spec->sep, H200_OPTIN, 9, &plan), ==,
+      cudaSuccess);
+  name = g_strdup (cf_launch_plan_name (plan));
+  cf_launch_plan_free (plan);
+  g_test_message ("%d samples, %dx%d: %s", samples, w, h, name);
+  return name;
+}
+
+static void
+expect_sized (const CfSpec * spec, int samples, int w, int h,
+    const char *want)
+{
+  char *name = plan_name_sized (spec, samples, w, h);
+
+  g_assert_cmpstr (name, ==, want);
+  g_free (name);
+}
+
 /* Whether the plan's name is `want`, or (prefix) starts with it. */
 static void
 expect_name (const CfSpec * spec, int samples, int optin, int major,
@@ -131,7 +177,6 @@ test_separable (void)
   CfSpec *g2 = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 1);
   CfSpec *g8 = spec_new (CF_FILTER_GAUSSIAN, 8.0, NULL, 1);
   CfSpec *g25 = spec_new (CF_FILTER_GAUSSIAN, 2.5, NULL, 1);
-  CfSpec *box = spec_new (CF_FILTER_BOX, 1.0, NULL, 1);
 
   expect (g2, 4, H200_OPTIN, 9,
       "tensor-core separable, 4-sample pixels (3 filtered), 13 taps");
@@ -170,16 +215,9 @@ test_separable (void)
       "tensor-core separable, 4-sample pixels (3 filtered), 49 taps");
   expect (g8, 4, SM75_OPTIN, 7,
       "general separable, 8-bit samples, 32-bit sums, 8 rows a thread");
-  /* Box 3 x 3: its taps' products (the common factor out) are bytes, the
-   * direct kernel's. */
-  expect (box, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, byte "
-      "products of the separable taps");
-  expect (box, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
-      "filtered), byte products of the separable taps");
   cf_spec_free (g2);
   cf_spec_free (g8);
   cf_spec_free (g25);
-  cf_spec_free (box);
 }
 
 static void
@@ -193,29 +231,73 @@ test_gradients (void)
       "3 taps, fp32 sums, gradient pair");
   expect (sobel, 4, H200_OPTIN, 9, "fast separable, 4-sample pixels (3 "
       "filtered), 3 taps, fp32 sums, gradient pair");
-  expect (sobel_x, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
-      "filtered), byte products of the separable taps");
-  /* One derivative on planes of bytes: its taps' products are bytes, the
-   * direct kernel's, also for RGB's and NV12's interleaved samples. */
-  expect (sobel_x, 3, H200_OPTIN, 9, "direct 3x3, 1 plane of bytes, 1 of "
-      "3-sample pixels, byte products of the separable taps");
-  expect (sobel_x, NV12, SM75_OPTIN, 7, "direct 3x3, 2 planes of bytes, 1 "
-      "of 2-sample pixels, byte products of the separable taps");
-  expect (sobel_x, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, "
-      "byte products of the separable taps");
-  /* Packed 4:2:2 takes the tensor cores. */
-  expect (sobel_x, UYVY, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
-      "bytes, packed 4:2:2, 3 taps");
+  expect (sobel_x, 4, H200_OPTIN, 9,
+      "tensor-core separable, 4-sample pixels (3 filtered), 3 taps");
+  expect (sobel_x, 3, H200_OPTIN, 9, "tensor-core separable, 1 plane of "
+      "bytes, 1 of 3-sample pixels, 3 taps");
   cf_spec_free (sobel);
   cf_spec_free (sobel_x);
+}
+
+/* The direct kernel: 3 x 3 byte taps (dense, or separable ones whose
+ * products are bytes) on planes of 1 to 3 samples a pixel of at least
+ * 4 MiB (4K GRAY8, NV12 and I420 luma; RGB from 1080p); smaller planes,
+ * RGBA, 5 x 5 and taps past a byte keep the tiled kernels. */
+static void
+test_direct (void)
+{
+  CfSpec *lap = spec_new (CF_FILTER_LAPLACIAN, 1.0, NULL, 1);
+  CfSpec *box = spec_new (CF_FILTER_BOX, 1.0, NULL, 1);
+  CfSpec *sobel_x = spec_new (CF_FILTER_SOBEL_X, 1.0, NULL, 1);
+  CfSpec *big = spec_new (CF_FILTER_CUSTOM, 1.0, "1 200 3; 4 5 6; 7 8 9", 1);
+  CfSpec *box5;
+  CfParams params;
+  GError *err = NULL;
+
+  cf_params_init (&params);
+  params.filter = CF_FILTER_BOX;
+  params.kernel_size = 5;
+  box5 = cf_spec_new (&params, 1, &err);
+  g_assert_no_error (err);
+
+  expect_sized (lap, 1, 3840, 2160, "direct 3x3, 1 single-sample plane, "
+      "byte taps (dp4a)");
+  expect_sized (lap, 0, 3840, 2160, "direct 3x3, 3 single-sample planes, "
+      "byte taps (dp4a)");
+  expect_sized (lap, NV12, 3840, 2160, "direct 3x3, 2 planes of bytes, 1 of "
+      "2-sample pixels, byte taps (dp4a)");
+  expect_sized (lap, 3, 1920, 1080, "direct 3x3, 1 plane of bytes, 1 of "
+      "3-sample pixels, byte taps (dp4a)");
+  expect_sized (box, 1, 3840, 2160, "direct 3x3, 1 single-sample plane, "
+      "byte products of the separable taps (dp4a)");
+  expect_sized (sobel_x, 3, 3840, 2160, "direct 3x3, 1 plane of bytes, 1 of "
+      "3-sample pixels, byte products of the separable taps (dp4a)");
+  /* 2048 x 2048 is the smallest square GRAY8 plane it takes. */
+  expect_sized (lap, 1, 2048, 2048, "direct 3x3, 1 single-sample plane, "
+      "byte taps (dp4a)");
+  expect_sized (lap, 1, 2048, 2047, "fast dense, 1 single-sample plane, "
+      "3x3 taps, byte taps (dp4a)");
+  expect_sized (lap, 1, 1920, 1080, "fast dense, 1 single-sample plane, "
+      "3x3 taps, byte taps (dp4a)");
+  expect_sized (box, NV12, 1920, 1080, "tensor-core separable, 2 planes of "
+      "bytes, 1 of 2-sample pixels, 3 taps");
+  expect_sized (lap, 4, 3840, 2160, "fast dense, 4-sample pixels (3 "
+      "filtered), 3x3 taps, byte taps (dp4a)");
+  expect_sized (box5, 1, 3840, 2160,
+      "tensor-core separable, 1 single-sample plane, 5 taps");
+  expect_sized (big, 1, 3840, 2160,
+      "fast dense, 1 single-sample plane, 3x3 taps, int32");
+  cf_spec_free (lap);
+  cf_spec_free (box);
+  cf_spec_free (sobel_x);
+  cf_spec_free (box5);
+  cf_spec_free (big);
 }
 
 static void
 test_dense (void)
 {
   CfSpec *lap = spec_new (CF_FILTER_LAPLACIAN, 1.0, NULL, 1);
-  CfSpec *lap5 = spec_new (CF_FILTER_CUSTOM, 1.0,
-      "0 0 1 0 0; 0 1 2 1 0; 1 2 -16 2 1; 0 1 2 1 0; 0 0 1 0 0", 1);
   CfSpec *big = spec_new (CF_FILTER_CUSTOM, 1.0,
       "1 200 3; 4 5 6; 7 8 9", 1);
   CfSpec *seven = spec_new (CF_FILTER_CUSTOM, 1.0,
@@ -224,37 +306,24 @@ test_dense (void)
   GString *k63 = g_string_new (NULL);
   CfSpec *huge;
 
-  expect (lap, 4, H200_OPTIN, 9, "direct 3x3, 4-sample pixels (3 "
-      "filtered), byte taps (dp4a)");
-  /* 5 x 5 on 4-sample pixels: the tiled kernel. */
-  expect (lap5, 4, H200_OPTIN, 9, "fast dense, 4-sample pixels (3 "
-      "filtered), 5x5 taps, byte taps (dp4a)");
-  /* Single-sample planes: the direct kernel, 3x3 and 5x5, any device. */
-  expect (lap, 1, SM75_OPTIN, 7, "direct 3x3, 1 single-sample plane, byte "
-      "taps (dp4a)");
-  expect (lap, 0, H200_OPTIN, 9, "direct 3x3, 3 single-sample planes, byte "
-      "taps (dp4a)");
-  /* Interleaved samples: the direct kernel for 3 x 3 byte taps, tensor
-   * cores up to 5 x 5. */
-  expect (lap, 3, H200_OPTIN, 9, "direct 3x3, 1 plane of bytes, 1 of "
-      "3-sample pixels, byte taps (dp4a)");
-  expect (lap, NV12, H200_OPTIN, 9, "direct 3x3, 2 planes of bytes, 1 of "
-      "2-sample pixels, byte taps (dp4a)");
-  expect (lap5, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
-      "1 of 2-sample pixels, 5x5 taps");
-  expect (lap5, 0, H200_OPTIN, 9, "direct 5x5, 3 single-sample planes, byte "
-      "taps (dp4a)");
+  expect (lap, 4, H200_OPTIN, 9, "fast dense, 4-sample pixels (3 "
+      "filtered), 3x3 taps, byte taps (dp4a)");
+  expect (lap, 1, SM75_OPTIN, 7, "fast dense, 1 single-sample plane, 3x3 "
+      "taps, byte taps (dp4a)");
+  /* Interleaved samples: tensor cores, byte taps up to 5 x 5. */
+  expect (lap, 3, H200_OPTIN, 9, "tensor-core dense, 1 plane of bytes, 1 of "
+      "3-sample pixels, 3x3 taps");
+  expect (lap, NV12, H200_OPTIN, 9, "tensor-core dense, 2 planes of bytes, "
+      "1 of 2-sample pixels, 3x3 taps");
   expect (lap, UYVY, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
-  expect (lap, 3, SM75_OPTIN, 7, "direct 3x3, 1 plane of bytes, 1 of "
-      "3-sample pixels, byte taps (dp4a)");
+  expect (lap, 3, SM75_OPTIN, 7,
+      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   expect (big, 3, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
   /* A tap of 200 is no signed byte. */
-  expect (big, 1, H200_OPTIN, 9, "direct 3x3, 1 single-sample plane, int32 taps");
-  /* Past 5 x 5 the general kernel. */
-  expect (seven, 1, H200_OPTIN, 9,
-      "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
+  expect (big, 1, H200_OPTIN, 9,
+      "fast dense, 1 single-sample plane, 3x3 taps, int32");
   expect (seven, 4, H200_OPTIN, 9,
       "general dense, 8-bit samples, 32-bit sums, 8 rows a thread");
 
@@ -273,7 +342,6 @@ test_dense (void)
   g_string_free (k63, TRUE);
   cf_spec_free (huge);
   cf_spec_free (lap);
-  cf_spec_free (lap5);
   cf_spec_free (big);
   cf_spec_free (seven);
 }
@@ -641,6 +709,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/separable", test_separable);
   g_test_add_func ("/plan/gradients", test_gradients);
   g_test_add_func ("/plan/dense", test_dense);
+  g_test_add_func ("/plan/direct", test_direct);
   g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
   g_test_add_func ("/plan/four-word-bounds", test_four_word_bounds);
   g_test_add_func ("/plan/long", test_long);
