@@ -966,6 +966,32 @@ test_large (void)
   g_rand_free (rand);
 }
 
+typedef struct
+{
+  LayoutId layout;
+  int w, h;
+} SizedFrame;
+
+/* Every filter case of `names` at every border on every frame. */
+static void
+parity_sweep (const char *const *names, guint n_names,
+    const SizedFrame * frames, guint n_frames)
+{
+  GRand *rand = g_rand_new_with_seed (2309);
+
+  for (guint n = 0; n < n_names; n++)
+    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
+      for (guint i = 0; i < n_frames; i++) {
+        const FilterCase *fc = find_filter_case (names[n]);
+        CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
+
+        g_assert_true (parity_case (fc, spec, b, frames[i].layout,
+                frames[i].w, frames[i].h, rand));
+        cf_spec_free (spec);
+      }
+  g_rand_free (rand);
+}
+
 /* The direct kernel (3x3 byte taps on planes of 1 to 3 bytes a pixel of
  * 4 MiB or more; a thread 16 bytes of a row and 2 rows, a block 512 bytes
  * and 8 rows): odd widths (a row's last thread partial), a width of
@@ -980,32 +1006,15 @@ test_direct (void)
   static const char *names[] = { "box-3", "sobel-x", "laplacian-1",
     "laplacian-3", "custom-3x3", "custom-3x3-offset", "custom-separable"
   };
-  static const struct
-  {
-    LayoutId layout;
-    int w, h;
-  } frames[] = {
+  static const SizedFrame frames[] = {
     {LAYOUT_GRAY8, 2309, 1821}, {LAYOUT_GRAY8, 2048, 2048},
     {LAYOUT_GRAY8, 17, 246724}, {LAYOUT_I420, 2405, 1803},
     {LAYOUT_NV12, 2405, 1803}, {LAYOUT_RGB8, 1211, 1157},
   };
-  GRand *rand;
 
-  if (!need_device ())
-    return;
-
-  rand = g_rand_new_with_seed (2309);
-  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
-    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
-      for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
-        const FilterCase *fc = find_filter_case (names[n]);
-        CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
-
-        g_assert_true (parity_case (fc, spec, b, frames[i].layout,
-                frames[i].w, frames[i].h, rand));
-        cf_spec_free (spec);
-      }
-  g_rand_free (rand);
+  if (need_device ())
+    parity_sweep (names, G_N_ELEMENTS (names), frames,
+        G_N_ELEMENTS (frames));
 }
 
 /* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
@@ -1015,31 +1024,14 @@ static void
 test_large_whole_rows (void)
 {
   static const char *names[] = { "median-3", "erode-rect-3", "median-5" };
-  static const struct
-  {
-    LayoutId layout;
-    int w, h;
-  } frames[] = {
+  static const SizedFrame frames[] = {
     {LAYOUT_GRAY8, 2309, 1821}, {LAYOUT_I420, 2405, 1803},
     {LAYOUT_RGBA8, 1023, 1031},
   };
-  GRand *rand;
 
-  if (!need_device ())
-    return;
-
-  rand = g_rand_new_with_seed (2309);
-  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
-    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
-      for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
-        const FilterCase *fc = find_filter_case (names[n]);
-        CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
-
-        g_assert_true (parity_case (fc, spec, b, frames[i].layout,
-                frames[i].w, frames[i].h, rand));
-        cf_spec_free (spec);
-      }
-  g_rand_free (rand);
+  if (need_device ())
+    parity_sweep (names, G_N_ELEMENTS (names), frames,
+        G_N_ELEMENTS (frames));
 }
 
 /* The 5x5 median on whole rows (cf-nonlin-bytes.cu): planes of one 8- or
