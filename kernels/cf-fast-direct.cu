@@ -76,23 +76,17 @@ border_word (const unsigned char *row, int x, int w, int step,
   return v;
 }
 
-/* The NW words at p (NX-aligned) into win[1 ..]. */
+/* The four words at p (16-byte aligned) into win[1 ..]. */
 template < int NW > __device__ __forceinline__ void
 load_main (unsigned (&win)[NW + 2], const unsigned char *p)
 {
-  if constexpr (NW == 4) {
-    const uint4 v = __ldg ((const uint4 *) p);
-    win[1] = v.x;
-    win[2] = v.y;
-    win[3] = v.z;
-    win[4] = v.w;
-  } else if constexpr (NW == 2) {
-    const uint2 v = __ldg ((const uint2 *) p);
-    win[1] = v.x;
-    win[2] = v.y;
-  } else {
-    win[1] = __ldg ((const unsigned *) p);
-  }
+  static_assert (NW == 4, "one 16-byte load");
+  const uint4 v = __ldg ((const uint4 *) p);
+
+  win[1] = v.x;
+  win[2] = v.y;
+  win[3] = v.z;
+  win[4] = v.w;
 }
 
 /* Bytes x0 - 4 .. x0 + NX + 3 of a row as words: win[0] is the word

@@ -111,18 +111,16 @@ pick_direct (CfFastPlan * p, bool taps_s8, bool separable, int K)
 
   if (p->ch != 1 || (long long) p->max_w * p->max_h < DIRECT_MIN_BYTES)
     return cudaErrorNotSupported;
-  for (int j = 0; j < p->n_jobs; j++) {
-    if (p->job_step[j] > 3)
-      return cudaErrorNotSupported;
-    a.step[j] = p->job_step[j];
-    max_step = a.step[j] > max_step ? a.step[j] : max_step;
-  }
-  a.sep_products = separable;
+  for (int j = 0; j < p->n_jobs; j++)
+    if (p->job_step[j] > max_step)
+      max_step = p->job_step[j];
   if (cf_fast_pick_direct (K, max_step, taps_s8, a, p->n_jobs, p->max_w,
-          p->max_h, p->fast) != cudaSuccess) {
-    a.sep_products = false;
+          p->max_h, p->fast) != cudaSuccess)
     return cudaErrorNotSupported;
-  }
+  /* Its arguments, written once it takes the spec. */
+  for (int j = 0; j < p->n_jobs; j++)
+    a.step[j] = p->job_step[j];
+  a.sep_products = separable;
   p->direct = true;
   return cudaSuccess;
 }
@@ -383,12 +381,14 @@ cf_fast_plan (CfFastPlan * p, const CfChannel * channels, int n,
   }
 
   a.gain = 1;
+  /* 3 x 3 byte taps on large planes: the direct kernel, which stages no
+   * tile. */
+  if (pick_direct (p, kp->dense_taps_s8, false, K) == cudaSuccess)
+    return cudaSuccess;
   /* Dense matrices of interleaved samples on tensor cores; the rest on
    * the FMA kernels, whose dp4a sums measured as fast or faster (4K
    * Laplacian GRAY8 24.0 against 24.8 us, RGBA 45.8 against 59.0; H200,
    * bench/README.md). */
-  if (pick_direct (p, kp->dense_taps_s8, false, K) == cudaSuccess)
-    return cudaSuccess;
   if (interleaved) {
 #ifndef CF_NO_MMA
     if (cf_mma_dense_plan (p, major, K, kp->dense_taps_s8) == cudaSuccess) {

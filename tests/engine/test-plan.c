@@ -44,49 +44,57 @@ spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
 #define UYVY (-3)
 #define P010 (-4)
 
-/* The plan's name for `spec` on `samples`-sample pixels (I420-like planes
- * for 0, NV12 or NV12_V_FILLED), on a device of `optin` bytes and compute
- * capability `major`. */
+/* A w x h frame of `samples`-sample pixels (I420-like planes for 0,
+ * NV12, NV12_V_FILLED, UYVY or P010) for `spec`. */
+static void
+make_layout (CfLayout * layout, const CfSpec * spec, int samples, int w,
+    int h)
+{
+  memset (layout, 0, sizeof *layout);
+  layout->sample_bytes = 1;
+  if (samples == 0) {
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 1, 0,
+        0);
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 2, w / 2, h / 2, 1, 0,
+        0);
+  } else if (samples == UYVY) {
+    /* packed 4:2:2, U Y V Y */
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 0, w, h, 2, 1, 0);
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 0, w / 2, h, 4, 0, 0);
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 0, w / 2, h, 4, 2, 0);
+  } else if (samples == P010) {
+    /* 10 bits at bit 6 of 16, luma and both chroma filtered */
+    layout->sample_bytes = 2;
+    for (int c = 0; c < 3; c++) {
+      cf_layout_add_channel (layout, CF_CHANNEL_FILTER, c > 0,
+          c ? w / 2 : w, c ? h / 2 : h, c ? 4 : 2, c == 2 ? 2 : 0, 0);
+      g_assert_true (cf_layout_set_encoding (layout, 2, 10, 6, FALSE));
+    }
+  } else if (samples < 0) {
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
+    cf_layout_add_channel (layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 2, 0,
+        0);
+    cf_layout_add_channel (layout, samples == NV12 ? CF_CHANNEL_FILTER :
+        CF_CHANNEL_FILL, 1, w / 2, h / 2, 2, 1, 128);
+  } else {
+    cf_layout_init_interleaved (layout, w, h, samples,
+        spec->kp.sample_bytes, samples == 4 ? 0x7 : (1u << samples) - 1);
+  }
+}
+
+/* The plan's name for `spec` on a w x h frame of `samples`-sample pixels
+ * (make_layout), on a device of `optin` bytes and compute capability
+ * `major`. */
 static char *
-plan_name (const CfSpec * spec, int samples, int optin, int major)
+plan_name_at (const CfSpec * spec, int samples, int w, int h, int optin,
+    int major)
 {
   CfLayout layout;
   CfLaunchPlan *plan = NULL;
   char *name;
 
-  if (samples == 0) {
-    memset (&layout, 0, sizeof layout);
-    layout.sample_bytes = 1;
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, 320, 240, 1, 0, 0);
-  } else if (samples == UYVY) {
-    /* packed 4:2:2, U Y V Y */
-    memset (&layout, 0, sizeof layout);
-    layout.sample_bytes = 1;
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 2, 1, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 320, 480, 4, 2, 0);
-  } else if (samples == P010) {
-    /* 10 bits at bit 6 of 16, luma and both chroma filtered */
-    memset (&layout, 0, sizeof layout);
-    layout.sample_bytes = 2;
-    for (int c = 0; c < 3; c++) {
-      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, c > 0, c ? 320 : 640,
-          c ? 240 : 480, c ? 4 : 2, c == 2 ? 2 : 0, 0);
-      g_assert_true (cf_layout_set_encoding (&layout, 2, 10, 6, FALSE));
-    }
-  } else if (samples < 0) {
-    memset (&layout, 0, sizeof layout);
-    layout.sample_bytes = 1;
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, 640, 480, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, 320, 240, 2, 0, 0);
-    cf_layout_add_channel (&layout, samples == NV12 ? CF_CHANNEL_FILTER :
-        CF_CHANNEL_FILL, 1, 320, 240, 2, 1, 128);
-  } else {
-    cf_layout_init_interleaved (&layout, 640, 480, samples,
-        spec->kp.sample_bytes, samples == 4 ? 0x7 : (1u << samples) - 1);
-  }
+  make_layout (&layout, spec, samples, w, h);
   g_assert_cmpint (cf_launch_plan_new_for (layout.channels,
           layout.n_channels, &spec->kp, &spec->sep, optin, major, &plan), ==,
       cudaSuccess);
@@ -95,48 +103,21 @@ plan_name (const CfSpec * spec, int samples, int optin, int major)
   return name;
 }
 
-/* The plan's name for `spec` on a w x h frame of GRAY8 (samples 1), I420
- * (0), NV12, RGB (3) or RGBA (4), on the H200. */
+/* The same on 640 x 480. */
 static char *
-plan_name_sized (const CfSpec * spec, int samples, int w, int h)
+plan_name (const CfSpec * spec, int samples, int optin, int major)
 {
-  CfLayout layout;
-  CfLaunchPlan *plan = NULL;
-  char *name;
-
-  memset (&layout, 0, sizeof layout);
-  layout.sample_bytes = 1;
-  if (samples == 0) {
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 1, 0,
-        0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 2, w / 2, h / 2, 1, 0,
-        0);
-  } else if (samples == NV12) {
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, w, h, 1, 0, 0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 2, 0,
-        0);
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 1, w / 2, h / 2, 2, 1,
-        0);
-  } else {
-    cf_layout_init_interleaved (&layout, w, h, samples, 1,
-        samples == 4 ? 0x7 : (1u << samples) - 1);
-  }
-  g_assert_cmpint (cf_launch_plan_new_for (layout.channels,
-          layout.n_channels, &spec->kp, &spec->sep, H200_OPTIN, 9, &plan), ==,
-      cudaSuccess);
-  name = g_strdup (cf_launch_plan_name (plan));
-  cf_launch_plan_free (plan);
-  g_test_message ("%d samples, %dx%d: %s", samples, w, h, name);
-  return name;
+  return plan_name_at (spec, samples, 640, 480, optin, major);
 }
 
+/* The plan's name on a w x h frame, on the H200, is `want`. */
 static void
 expect_sized (const CfSpec * spec, int samples, int w, int h,
     const char *want)
 {
-  char *name = plan_name_sized (spec, samples, w, h);
+  char *name = plan_name_at (spec, samples, w, h, H200_OPTIN, 9);
 
+  g_test_message ("%d samples, %dx%d: %s", samples, w, h, name);
   g_assert_cmpstr (name, ==, want);
   g_free (name);
 }
