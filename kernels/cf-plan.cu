@@ -99,7 +99,10 @@ describe_wide (const CfLaunchPlan * plan, const CfKernelParams * kp,
   else
     snprintf (where, sizeof where, "%d plane%s of 16-bit words", w.n_jobs,
         w.n_jobs == 1 ? "" : "s");
-  if (w.quad && kp->separable)
+  if (w.direct)
+    snprintf (buf, size, "direct 3x3, %s, %s", where, kp->wide_acc ?
+        "int32 row sums, int64 column sums" : "int32 sums");
+  else if (w.quad && kp->separable)
     snprintf (buf, size, "four-word separable, %s, %dx%d taps, 32-bit row "
         "sums, fp64 column sums", where, kp->kw, kp->kh);
   else if (w.quad)

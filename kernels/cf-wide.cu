@@ -34,6 +34,12 @@
 #include "cf-filter-tile.cuh"
 #include "cf-wide.h"
 
+/* Planes from which the direct kernel runs 3 x 3 windows (bytes a row x
+ * rows of the largest). */
+#ifndef CF_WIDE_DIRECT_MIN_BYTES
+#define CF_WIDE_DIRECT_MIN_BYTES (4LL << 20)
+#endif
+
 namespace
 {
 
@@ -501,6 +507,9 @@ cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
   a.kp = *kp;
   if (kp->separable)
     cf_tile::arg_weights (&a.sep, sep);
+  if (2LL * max_w * max_h >= CF_WIDE_DIRECT_MIN_BYTES
+      && cf_wide_direct_plan (p, kp, sep, max_w, max_h) == cudaSuccess)
+    return cudaSuccess;
   if (cf_wide_quad_plan (p, kp, sep, optin, max_w, max_h) == cudaSuccess)
     return cudaSuccess;
 
@@ -579,5 +588,6 @@ cf_wide_run (const CfWidePlan * p, const CfDeviceFrame * frame,
    * a raw word. */
   a.vec = p->border_fits && !(bits & 7);
   a.vec_out = !(out_bits & 7);
+  a.vec_direct = p->border_fits && !((bits | out_bits) & 15);
   return cf_launch_pick (p->pick, a, stream);
 }

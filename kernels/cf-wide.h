@@ -45,6 +45,9 @@ struct CfWideArgs
    * signed, and the op's scale 2^-shift and bias x scale. */
   int row_signed;
   double scale, bias_scaled;
+  /* The direct kernel's fast path (cf-wide-direct.cu): every plane and
+   * row 16-byte aligned, and the border value fits every job's bits. */
+  int vec_direct;
 };
 
 struct CfWidePlan
@@ -52,7 +55,8 @@ struct CfWidePlan
   int n_jobs;
   int job_plane[CF_MAX_CHANNELS];
   bool border_fits;             /* the border value fits every job's bits */
-  bool quad;                    /* the four-word kernel, else the wide one */
+  bool quad;                    /* the four-word kernel */
+  bool direct;                  /* the direct kernel; neither: the wide one */
   CfWideArgs a;                 /* planes and dense filled per frame */
   CfKernelPick < CfWideArgs > pick;
 };
@@ -69,6 +73,13 @@ cudaError_t cf_wide_plan (CfWidePlan * p, const CfChannel * channels, int n,
  * cudaErrorNotSupported where it does not take them. */
 cudaError_t cf_wide_quad_plan (CfWidePlan * p, const CfKernelParams * kp,
     const CfSepWeights * sep, int optin, int max_w, int max_h);
+/* Plans the direct kernel (cf-wide-direct.cu) for the jobs of `p`: 3 x 3
+ * linear kernels or absolute values at scale 1 and offset 0 whose sums the
+ * spec bounds by 2^31, and separable linear ones whose row sums hold in
+ * int32 and column sums in int64; cudaErrorNotSupported where it does not
+ * take them. */
+cudaError_t cf_wide_direct_plan (CfWidePlan * p, const CfKernelParams * kp,
+    const CfSepWeights * sep, int max_w, int max_h);
 /* The sum of the absolute values of n taps: with 65535, a bound of one
  * direction's sums. */
 double cf_wide_abs_sum (const int *taps, int n);

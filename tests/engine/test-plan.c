@@ -122,6 +122,17 @@ expect_sized (const CfSpec * spec, int samples, int w, int h,
   g_free (name);
 }
 
+/* The plan on a w x h frame, on the H200, is not a direct kernel's. */
+static void
+expect_not_direct (const CfSpec * spec, int samples, int w, int h)
+{
+  char *name = plan_name_at (spec, samples, w, h, H200_OPTIN, 9);
+
+  g_test_message ("%d samples, %dx%d: %s", samples, w, h, name);
+  g_assert_false (g_str_has_prefix (name, "direct"));
+  g_free (name);
+}
+
 /* Whether the plan's name is `want`, or (prefix) starts with it. */
 static void
 expect_name (const CfSpec * spec, int samples, int optin, int major,
@@ -389,6 +400,82 @@ test_sixteen_bit (void)
   cf_spec_free (box);
   cf_spec_free (mag);
   cf_spec_free (lap);
+}
+
+/* The direct kernel for 16-bit words (cf-wide-direct.cu): 3 x 3 linear
+ * kernels and absolute values at scale 1 and offset 0 on planes of 1, 2 or
+ * 4 words a pixel of 4 MiB or more; int32 sums where the spec bounds them
+ * by 2^31, else (the 16-bit box and Gaussian) int32 row sums below 2^31
+ * and int64 column sums whose quotient holds in an int; other ops, 5 x 5
+ * and smaller planes keep the other kernels. */
+static void
+test_wide_direct (void)
+{
+  CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
+  CfSpec *lap = spec_new (CF_FILTER_LAPLACIAN, 0.0, NULL, 2);
+  CfSpec *sobel_x = spec_new (CF_FILTER_SOBEL_X, 0.0, NULL, 2);
+  CfSpec *mag = spec_new (CF_FILTER_SOBEL, 0.0, NULL, 2);
+  CfSpec *sharp = spec_new (CF_FILTER_SHARPEN, 0.5, NULL, 2);
+  CfSpec *dense = spec_new (CF_FILTER_CUSTOM, 0.0, "0 -1 0; -1 5 -1; 0 -1 0",
+      2);
+  CfSpec *five = spec_new (CF_FILTER_CUSTOM, 0.0,
+      "1 2 0 -1 3; 4 -2 7 1 0; 2 2 9 2 2; 0 1 -3 5 1; 3 -1 0 2 1", 2);
+  const char *sep = "direct 3x3, 1 plane of 16-bit words, int32 row sums, "
+      "int64 column sums";
+  const char *quad = "four-word separable, 1 plane of 16-bit words, 3x3 "
+      "taps, 32-bit row sums, fp64 column sums";
+
+  /* The box's column taps are 2^30 / 9: its sums pass 32 bits. */
+  g_assert_true (box->kp.wide_acc);
+  g_assert_false (dense->kp.wide_acc);
+  expect_sized (dense, 1, 3840, 2160, "direct 3x3, 1 plane of 16-bit words, "
+      "int32 sums");
+  expect_sized (dense, 4, 1920, 1080, "direct 3x3, 1 plane of 16-bit words, "
+      "1 of 4-word pixels, int32 sums");
+  expect_sized (lap, P010, 3840, 2160, "direct 3x3, 2 planes of 16-bit words, "
+      "1 of 2-word pixels, int32 sums");
+  expect_sized (sobel_x, 1, 3840, 2160, "direct 3x3, 1 plane of 16-bit "
+      "words, int32 sums");
+  expect_sized (box, 1, 3840, 2160, sep);
+  expect_sized (box, P010, 3840, 2160, "direct 3x3, 2 planes of 16-bit "
+      "words, 1 of 2-word pixels, int32 row sums, int64 column sums");
+  /* The threshold: 1448 x 1448 words are 2 KiB short of 4 MiB. */
+  expect_sized (dense, 1, 1449, 1448, "direct 3x3, 1 plane of 16-bit words, "
+      "int32 sums");
+  expect_sized (dense, 1, 1448, 1448, "four-word dense, 1 plane of 16-bit "
+      "words, 3x3 taps, int32 sums");
+  /* Gradient pairs, sharpen and 5 x 5 are not its. */
+  expect_not_direct (mag, 1, 3840, 2160);
+  expect_not_direct (sharp, 1, 3840, 2160);
+  expect_not_direct (five, 1, 3840, 2160);
+  /* Dense sums past int32 are not its either. */
+  dense->kp.wide_acc = 1;
+  expect_not_direct (dense, 1, 3840, 2160);
+
+  /* Row sums: 65535 x 32768 = 2^31 - 32768 holds, 65535 x 32769 does not
+   * (the four-word kernel's unsigned sums take it). */
+  for (int i = 0; i < 3; i++)
+    box->sep.col[0][i] = 1;
+  box->sep.row[0][0] = 10922;
+  box->sep.row[0][1] = 10923;
+  box->sep.row[0][2] = 10923;
+  expect_sized (box, 1, 3840, 2160, sep);
+  box->sep.row[0][2] = 10924;
+  expect_sized (box, 1, 3840, 2160, quad);
+  /* The quotient: 65535 x 32768 x 3 >> 1 passes 2^31, >> 2 does not. */
+  box->sep.row[0][2] = 10923;
+  box->kp.shift = 1;
+  box->kp.bias = 0;
+  expect_not_direct (box, 1, 3840, 2160);
+  box->kp.shift = 2;
+  expect_sized (box, 1, 3840, 2160, sep);
+  cf_spec_free (box);
+  cf_spec_free (lap);
+  cf_spec_free (sobel_x);
+  cf_spec_free (mag);
+  cf_spec_free (sharp);
+  cf_spec_free (dense);
+  cf_spec_free (five);
 }
 
 /* The four-word kernel's bounds, worked out by hand: row sums in 32 bits
@@ -693,6 +780,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/direct", test_direct);
   g_test_add_func ("/plan/sixteen-bit", test_sixteen_bit);
   g_test_add_func ("/plan/four-word-bounds", test_four_word_bounds);
+  g_test_add_func ("/plan/wide-direct", test_wide_direct);
   g_test_add_func ("/plan/long", test_long);
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
   g_test_add_func ("/plan/region-inplace", test_region_inplace);

@@ -1017,6 +1017,34 @@ test_direct (void)
         G_N_ELEMENTS (frames));
 }
 
+/* The direct kernel for 16-bit words (3x3 on planes of 1, 2 or 4 words
+ * a pixel of 4 MiB or more; a thread 8 words of a row and 2 rows, a block
+ * 256 words and 8 rows): odd widths, a plane 9 words wide (every thread at
+ * an edge), chroma pairs and 4-word pixels whose border maps whole pixels,
+ * alpha copied (RGBA64) and V filled (P016), samples at bit 6 (P010) and
+ * masked (10 and 12 bits at bit 0); every border; every spec it takes
+ * (dense int32 sums, separable products, the box's and a Gaussian's int64
+ * column sums, the linear op with and without an offset, the absolute
+ * value). */
+static void
+test_direct_16 (void)
+{
+  static const char *names[] = { "box-3", "gaussian-s0.3-k3", "sobel-x",
+    "laplacian-1", "laplacian-3", "custom-3x3", "custom-3x3-offset",
+    "custom-separable"
+  };
+  static const SizedFrame frames[] = {
+    {LAYOUT_GRAY16, 1449, 1451}, {LAYOUT_GRAY16, 9, 233017},
+    {LAYOUT_RGBA16, 1023, 1031}, {LAYOUT_P010, 2405, 1803},
+    {LAYOUT_P016, 2405, 1803}, {LAYOUT_I420_10, 2405, 1803},
+    {LAYOUT_Y444_12, 1451, 1449},
+  };
+
+  if (need_device ())
+    parity_sweep (names, G_N_ELEMENTS (names), frames,
+        G_N_ELEMENTS (frames));
+}
+
 /* Planes of 4 MiB and more, where the whole-row 3x3 kernel takes two
  * words of bytes a thread (thread_words () in cf-nonlin-bytes.cu), at
  * odd widths (a row's last word partial); the 5x5 median there too. */
@@ -1656,6 +1684,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu-parity/large-1920x1080", test_large);
   g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
   g_test_add_func ("/gpu-parity/direct", test_direct);
+  g_test_add_func ("/gpu-parity/direct-16", test_direct_16);
   g_test_add_func ("/gpu-parity/median-5-whole-rows",
       test_median5_whole_rows);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
