@@ -37,6 +37,22 @@ spec_new (CfFilter filter, double sigma, const char *kernel, int bytes)
   return spec;
 }
 
+/* A box of size x size taps for samples of `bytes`. */
+static CfSpec *
+box_new (int size, int bytes)
+{
+  CfParams params;
+  GError *err = NULL;
+  CfSpec *spec;
+
+  cf_params_init (&params);
+  params.filter = CF_FILTER_BOX;
+  params.kernel_size = size;
+  spec = cf_spec_new (&params, bytes, &err);
+  g_assert_no_error (err);
+  return spec;
+}
+
 /* Semi-planar layouts for plan_name: NV12 (chroma pairs, both filtered)
  * and NV12 with V filled (planes=u, as the element builds it). */
 #define NV12 (-1)
@@ -242,15 +258,7 @@ test_direct (void)
   CfSpec *box = spec_new (CF_FILTER_BOX, 1.0, NULL, 1);
   CfSpec *sobel_x = spec_new (CF_FILTER_SOBEL_X, 1.0, NULL, 1);
   CfSpec *big = spec_new (CF_FILTER_CUSTOM, 1.0, "1 200 3; 4 5 6; 7 8 9", 1);
-  CfSpec *box5;
-  CfParams params;
-  GError *err = NULL;
-
-  cf_params_init (&params);
-  params.filter = CF_FILTER_BOX;
-  params.kernel_size = 5;
-  box5 = cf_spec_new (&params, 1, &err);
-  g_assert_no_error (err);
+  CfSpec *box5 = box_new (5, 1);
 
   expect_sized (lap, 1, 3840, 2160, "direct 3x3, 1 single-sample plane, "
       "byte taps (dp4a)");
@@ -338,8 +346,9 @@ test_dense (void)
   cf_spec_free (seven);
 }
 
-/* 16-bit words, one, two (chroma pairs) or four a pixel: the four-word
- * kernel (cf-wide-quad.cu) for single linear kernels, separable and dense;
+/* 16-bit words, one, two (chroma pairs) or four a pixel: the direct
+ * kernel for 3 x 3 (test_wide_direct); the four-word kernel
+ * (cf-wide-quad.cu) for other single linear kernels, separable and dense;
  * the wide kernel (fp64 sums, cf-wide.cu) for other ops where the general
  * kernel would sum in 64-bit integers or decode shifted words; the general
  * kernel where neither fits (three-word pixels, a tile past the shared
@@ -349,11 +358,11 @@ test_sixteen_bit (void)
 {
   CfSpec *g = spec_new (CF_FILTER_GAUSSIAN, 2.0, NULL, 2);
   CfSpec *g4 = spec_new (CF_FILTER_GAUSSIAN, 4.0, NULL, 2);
-  CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
+  CfSpec *box = box_new (5, 2);
   CfSpec *mag = spec_new (CF_FILTER_SOBEL, 0.0, NULL, 2);
   CfSpec *sharp = spec_new (CF_FILTER_SHARPEN, 1.0, NULL, 2);
-  CfSpec *lap = spec_new (CF_FILTER_CUSTOM, 0.0, "0 -1 0; -1 5 -1; 0 -1 0",
-      2);
+  CfSpec *lap = spec_new (CF_FILTER_CUSTOM, 0.0,
+      "0 0 0 0 0; 0 0 -1 0 0; 0 -1 5 -1 0; 0 0 -1 0 0; 0 0 0 0 0", 2);
   char want[160];
 
   /* Single linear kernels: the four-word kernel, 32-bit row sums (a
@@ -372,16 +381,16 @@ test_sixteen_bit (void)
       "sums", g->kp.kw, g->kp.kh);
   expect (g, 4, H200_OPTIN, 9, want);
   expect (box, P010, H200_OPTIN, 9, "four-word separable, 2 planes of 16-bit "
-      "words, 1 of 2-word pixels, 3x3 taps, 32-bit row sums, fp64 column "
+      "words, 1 of 2-word pixels, 5x5 taps, 32-bit row sums, fp64 column "
       "sums");
   g_assert_cmpint (g4->kp.kw, ==, 33);
   expect_prefix (g4, 1, SM75_OPTIN, 7, "general separable, 16-bit ");
   expect_prefix (g4, 1, H200_OPTIN, 9, "four-word separable, ");
   /* Dense sums the spec bounds by 2^31, on plain words as on P010's. */
   expect (lap, 4, H200_OPTIN, 9, "four-word dense, 1 plane of 16-bit words, "
-      "1 of 4-word pixels, 3x3 taps, int32 sums");
+      "1 of 4-word pixels, 5x5 taps, int32 sums");
   expect (lap, P010, H200_OPTIN, 9, "four-word dense, 2 planes of 16-bit "
-      "words, 1 of 2-word pixels, 3x3 taps, int32 sums");
+      "words, 1 of 2-word pixels, 5x5 taps, int32 sums");
   /* Other ops run the wide kernel where fp64 holds their sums (every
    * sum of P010's words; 64-bit sums on plain words) and the general
    * kernel where int32 sums on plain words do. */
@@ -404,10 +413,10 @@ test_sixteen_bit (void)
 
 /* The direct kernel for 16-bit words (cf-wide-direct.cu): 3 x 3 linear
  * kernels and absolute values at scale 1 and offset 0 on planes of 1, 2 or
- * 4 words a pixel of 4 MiB or more; int32 sums where the spec bounds them
+ * 4 words a pixel of any size; int32 sums where the spec bounds them
  * by 2^31, else (the 16-bit box and Gaussian) int32 row sums below 2^31
- * and int64 column sums whose quotient holds in an int; other ops, 5 x 5
- * and smaller planes keep the other kernels. */
+ * and int64 column sums whose quotient holds in an int; other ops and
+ * 5 x 5 keep the other kernels. */
 static void
 test_wide_direct (void)
 {
@@ -439,11 +448,11 @@ test_wide_direct (void)
   expect_sized (box, 1, 3840, 2160, sep);
   expect_sized (box, P010, 3840, 2160, "direct 3x3, 2 planes of 16-bit "
       "words, 1 of 2-word pixels, int32 row sums, int64 column sums");
-  /* The threshold: 1448 x 1448 words are 2 KiB short of 4 MiB. */
-  expect_sized (dense, 1, 1449, 1448, "direct 3x3, 1 plane of 16-bit words, "
+  /* Every size, to a plane narrower than a thread's words. */
+  expect_sized (dense, 1, 640, 480, "direct 3x3, 1 plane of 16-bit words, "
       "int32 sums");
-  expect_sized (dense, 1, 1448, 1448, "four-word dense, 1 plane of 16-bit "
-      "words, 3x3 taps, int32 sums");
+  expect_sized (box, P010, 6, 2, "direct 3x3, 2 planes of 16-bit words, 1 of "
+      "2-word pixels, int32 row sums, int64 column sums");
   /* Gradient pairs, sharpen and 5 x 5 are not its. */
   expect_not_direct (mag, 1, 3840, 2160);
   expect_not_direct (sharp, 1, 3840, 2160);
@@ -486,19 +495,21 @@ test_wide_direct (void)
 static void
 test_four_word_bounds (void)
 {
-  CfSpec *box = spec_new (CF_FILTER_BOX, 0.0, NULL, 2);
-  const char *quad = "four-word separable, 1 plane of 16-bit words, 3x3 "
+  CfSpec *box = box_new (5, 2);
+  const char *quad = "four-word separable, 1 plane of 16-bit words, 5x5 "
       "taps, 32-bit row sums, fp64 column sums";
-  const char *wide = "wide separable, 1 plane of 16-bit words, 3x3 taps, "
+  const char *wide = "wide separable, 1 plane of 16-bit words, 5x5 taps, "
       "fp64 sums";
   const int shift = box->kp.shift;
 
-  g_assert_cmpint (box->kp.kw, ==, 3);
+  g_assert_cmpint (box->kp.kw, ==, 5);
   expect (box, 1, H200_OPTIN, 9, quad);
-  /* Column taps 1 1 1 keep the fp64 sums below 2^53 for the row taps
-   * below (the box's are 2^30 / 9 each, its row taps 1 1 1). */
-  for (int i = 0; i < 3; i++)
+  /* Column taps of 1 keep the fp64 sums below 2^53 for the row taps
+   * below (the box's are 2^30 / 25 each, its row taps 1); the last two
+   * row taps 0. */
+  for (int i = 0; i < 5; i++)
     box->sep.col[0][i] = 1;
+  box->sep.row[0][3] = box->sep.row[0][4] = 0;
   /* 65535 x 65537 = 2^32 - 1: the largest unsigned row sum. */
   box->sep.row[0][0] = 21845;
   box->sep.row[0][1] = 21846;
@@ -513,7 +524,7 @@ test_four_word_bounds (void)
   expect (box, 1, H200_OPTIN, 9, quad);
   box->sep.row[0][1] = 16385;
   expect (box, 1, H200_OPTIN, 9, wide);
-  /* No shift: the quotient reaches 65535 x 32768 x 3, past 2^31. */
+  /* No shift: the quotient reaches 65535 x 32768 x 5, past 2^31. */
   box->sep.row[0][1] = 16384;
   box->kp.shift = 0;
   expect (box, 1, H200_OPTIN, 9, wide);
