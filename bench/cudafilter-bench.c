@@ -64,7 +64,7 @@ static GOptionEntry entries[] = {
   {"size", 'S', 0, G_OPTION_ARG_STRING, &opt_size,
       "Frame size WIDTHxHEIGHT (default 3840x2160)", "WxH"},
   {"format", 'F', 0, G_OPTION_ARG_STRING, &opt_formats,
-      "Comma-separated formats: rgba (alpha copied), rgb, gray8, gray16, i420, nv12, yuy2 "
+      "Comma-separated formats: rgba (alpha copied), rgb, gray8, gray16, rgba64 (alpha copied), i420, nv12, p010, p016, yuy2, uyvy "
         "(default rgba)", "LIST"},
   {"iterations", 'n', 0, G_OPTION_ARG_INT, &opt_iterations,
       "Timed iterations per measurement (default 100)", "N"},
@@ -245,20 +245,33 @@ typedef struct
   int samples, sample_bytes;
   gboolean i420;                /* three planes, chroma halved both ways */
   gboolean nv12;                /* a luma plane and a chroma-pair plane */
+  int depth, shift;             /* nv12 of 16-bit words: P010, P016 */
   gboolean yuy2;                /* packed 4:2:2, Y U Y V */
+  gboolean uyvy;                /* packed 4:2:2, U Y V Y */
 } Format;
 
 static gboolean
 parse_format (const char *name, Format * f)
 {
   f->format = name;
-  f->i420 = f->nv12 = f->yuy2 = FALSE;
+  f->i420 = f->nv12 = f->yuy2 = f->uyvy = FALSE;
+  f->depth = 8;
+  f->shift = 0;
   if (g_ascii_strcasecmp (name, "i420") == 0)
     f->samples = 1, f->sample_bytes = 1, f->i420 = TRUE;
   else if (g_ascii_strcasecmp (name, "nv12") == 0)
     f->samples = 1, f->sample_bytes = 1, f->nv12 = TRUE;
+  else if (g_ascii_strcasecmp (name, "p010") == 0)
+    f->samples = 1, f->sample_bytes = 2, f->nv12 = TRUE, f->depth = 10,
+        f->shift = 6;
+  else if (g_ascii_strcasecmp (name, "p016") == 0)
+    f->samples = 1, f->sample_bytes = 2, f->nv12 = TRUE, f->depth = 16;
   else if (g_ascii_strcasecmp (name, "yuy2") == 0)
     f->samples = 1, f->sample_bytes = 1, f->yuy2 = TRUE;
+  else if (g_ascii_strcasecmp (name, "uyvy") == 0)
+    f->samples = 1, f->sample_bytes = 1, f->uyvy = TRUE;
+  else if (g_ascii_strcasecmp (name, "rgba64") == 0)
+    f->samples = 4, f->sample_bytes = 2;
   else if (g_ascii_strcasecmp (name, "rgb") == 0)
     f->samples = 3, f->sample_bytes = 1;
   else if (g_ascii_strcasecmp (name, "rgba") == 0)
@@ -425,24 +438,29 @@ run_case (int filter, const Format * fmt, int width, int height,
   if (fmt->i420 || fmt->nv12) {
     /* 4:2:0: the chroma in two planes (I420) or in pairs in one (NV12) */
     int cw = (width + 1) / 2, chh = (height + 1) / 2;
-    int pairs = fmt->nv12 ? 2 : 1;
+    int pairs = fmt->nv12 ? 2 : 1, sb = fmt->sample_bytes;
+
+    memset (&layout, 0, sizeof (layout));
+    layout.sample_bytes = sb;
+    for (int c = 0; c < 3; c++) {
+      /* P010's and P016's samples in 16-bit words */
+      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, c == 0 ? 0 :
+          fmt->nv12 ? 1 : c, c ? cw : width, c ? chh : height,
+          c ? pairs * sb : sb, fmt->nv12 && c == 2 ? sb : 0, 0);
+      if (sb == 2)
+        cf_layout_set_encoding (&layout, 2, fmt->depth, fmt->shift, FALSE);
+    }
+  } else if (fmt->yuy2 || fmt->uyvy) {
+    /* even widths: no spare luma; luma first (YUY2) or second (UYVY) */
+    const int y = fmt->uyvy ? 1 : 0, u = fmt->uyvy ? 0 : 1;
 
     memset (&layout, 0, sizeof (layout));
     layout.sample_bytes = 1;
-    cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 1,
-        0, 0);
-    for (int c = 0; c < 2; c++)
-      cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, fmt->nv12 ? 1 : 1 + c,
-          cw, chh, pairs, fmt->nv12 ? c : 0, 0);
-  } else if (fmt->yuy2) {
-    /* even widths: no spare luma */
-    memset (&layout, 0, sizeof (layout));
-    layout.sample_bytes = 1;
     cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width, height, 2,
-        0, 0);
+        y, 0);
     for (int c = 0; c < 2; c++)
       cf_layout_add_channel (&layout, CF_CHANNEL_FILTER, 0, width / 2,
-          height, 4, 1 + 2 * c, 0);
+          height, 4, u + 2 * c, 0);
   } else {
     cf_layout_init_interleaved (&layout, width, height, fmt->samples,
         fmt->sample_bytes, fmt->samples >= 3 ? 0x7 : 0x1);
@@ -707,7 +725,8 @@ main (int argc, char **argv)
       Format fmt;
       if (!parse_format (g_strstrip (*fm), &fmt)) {
         fprintf (stderr, "cudafilter-bench: unknown format \"%s\" "
-            "(rgba, gray8, gray16, i420)\n", *fm);
+            "(rgba, rgb, gray8, gray16, rgba64, i420, nv12, p010, p016, "
+            "yuy2, uyvy)\n", *fm);
         return 2;
       }
       progress (done_cases, total_cases, *f, *fm);
