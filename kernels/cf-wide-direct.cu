@@ -24,9 +24,11 @@
  * The op is the CPU's linear one, or the absolute value at scale 1 and
  * offset 0 (min (|sum|, maxval), what the float op gives). */
 #include <stdint.h>
+#include <utility>
 #include <cuda_runtime.h>
 
 #include "cf-arith.h"
+#include "cf-fast-post.cuh"
 #include "cf-wide.h"
 
 namespace
@@ -46,8 +48,9 @@ constexpr int WD_REGS = (WD_NX + 8) / 2;
 
 constexpr int SUM_DENSE = 0;
 constexpr int SUM_SEP = 1;
-/* CF_OP_ABS at scale 1 and offset 0 on exact integer sums. */
-constexpr int OP_ABS_UNIT = -3;
+/* CF_OP_ABS at scale 1 and offset 0 on exact integer sums, as the byte
+ * kernels name it. */
+using cf_fast::OP_ABS_UNIT;
 
 /* Word k (-4 .. 11, from the thread's first) of a row, decoded. */
 template < int K > __device__ __forceinline__ int
@@ -131,6 +134,21 @@ row_dot (const unsigned (&r)[WD_REGS], const int (&t)[3], int shift,
   return t[0] * sample < I - S > (r, shift, mask) +
       t[1] * sample < I > (r, shift, mask) +
       t[2] * sample < I + S > (r, shift, mask);
+}
+
+/* The thread's output words, as constants of row_dot. */
+using WordIndex = std::make_integer_sequence < int, WD_NX >;
+
+/* One input row's sums for every output word of the thread, added into
+ * d (ADD) or written there. */
+template < int S, bool ADD, int... I > __device__ __forceinline__ void
+row_dots (int (&d)[WD_NX], const unsigned (&r)[WD_REGS], const int (&t)[3],
+    int shift, unsigned mask, std::integer_sequence < int, I... >)
+{
+  if constexpr (ADD)
+    ((d[I] += row_dot < S, I > (r, t, shift, mask)), ...);
+  else
+    ((d[I] = row_dot < S, I > (r, t, shift, mask)), ...);
 }
 
 template < int SUM > struct Acc
@@ -219,16 +237,7 @@ filter_thread (const CfWideArgs & a, const CfWideJob & jb,
 
     if constexpr (SUM == SUM_SEP) {
       int hs[WD_NX];
-#define CF_WD_ROW(I) hs[I] = row_dot < S, I > (r, taps[0], shift, mask)
-      CF_WD_ROW (0);
-      CF_WD_ROW (1);
-      CF_WD_ROW (2);
-      CF_WD_ROW (3);
-      CF_WD_ROW (4);
-      CF_WD_ROW (5);
-      CF_WD_ROW (6);
-      CF_WD_ROW (7);
-#undef CF_WD_ROW
+      row_dots < S, false > (hs, r, taps[0], shift, mask, WordIndex ());
 #pragma unroll
       for (int n = 0; n < WD_M; n++)
         if (j - n >= 0 && j - n < 3)
@@ -238,17 +247,9 @@ filter_thread (const CfWideArgs & a, const CfWideJob & jb,
     } else {
 #pragma unroll
       for (int n = 0; n < WD_M; n++)
-        if (j - n >= 0 && j - n < 3) {
-          const int (&t)[3] = taps[j - n];
-          acc[n][0] += row_dot < S, 0 > (r, t, shift, mask);
-          acc[n][1] += row_dot < S, 1 > (r, t, shift, mask);
-          acc[n][2] += row_dot < S, 2 > (r, t, shift, mask);
-          acc[n][3] += row_dot < S, 3 > (r, t, shift, mask);
-          acc[n][4] += row_dot < S, 4 > (r, t, shift, mask);
-          acc[n][5] += row_dot < S, 5 > (r, t, shift, mask);
-          acc[n][6] += row_dot < S, 6 > (r, t, shift, mask);
-          acc[n][7] += row_dot < S, 7 > (r, t, shift, mask);
-        }
+        if (j - n >= 0 && j - n < 3)
+          row_dots < S, true > (acc[n], r, taps[j - n], shift, mask,
+              WordIndex ());
     }
 
     /* Output row j - 2 has all its rows. */
@@ -345,55 +346,41 @@ wide_direct_kernel (const __grid_constant__ CfWideArgs a)
   }
 }
 
-/* The largest sum of |taps| x maxval a pass may reach. */
-double
-reach (const int *taps, int n, int maxval)
-{
-  return cf_wide_abs_sum (taps, n) * maxval;
-}
-
 }                               /* namespace */
 
 cudaError_t
 cf_wide_direct_plan (CfWidePlan * p, const CfKernelParams * kp,
     const CfSepWeights * sep, int max_w, int max_h)
 {
-  int sum;
+  const dim3 grid ((max_w + WD_TX * WD_NX - 1) / (WD_TX * WD_NX),
+      (max_h + WD_TY * WD_M - 1) / (WD_TY * WD_M), p->n_jobs);
+  const dim3 block (WD_THREADS);
 
   if (kp->kw != 3 || kp->kh != 3 || kp->ax != 1 || kp->ay != 1
       || kp->n_kernels != 1 || !p->border_fits)
     return cudaErrorNotSupported;
-  if (!kp->wide_acc) {
+  if (!kp->wide_acc && kp->op == CF_OP_LINEAR) {
     /* Every partial and final sum within int32 (the spec's bound). */
-    sum = SUM_DENSE;
+    cf_pick_kernel (p->pick, wide_direct_kernel < SUM_DENSE, CF_OP_LINEAR >,
+        grid, block, 0);
+  } else if (!kp->wide_acc && kp->op == CF_OP_ABS && kp->scale == 1.0f
+      && kp->offset == 0.0f) {
+    cf_pick_kernel (p->pick, wide_direct_kernel < SUM_DENSE, OP_ABS_UNIT >,
+        grid, block, 0);
   } else if (kp->separable && kp->op == CF_OP_LINEAR) {
     /* Row sums in int32, column sums and the op in int64; the quotient
      * read as an int. */
-    const double rows = reach (sep->row[0], 3, kp->maxval);
+    const double rows = cf_wide_abs_sum (sep->row[0], 3) * kp->maxval;
     const double all = rows * cf_wide_abs_sum (sep->col[0], 3) +
         fabs ((double) kp->bias);
     if (!(rows < 2147483647.0) || !(all < 4611686018427387904.0)
         || !(ldexp (all, -kp->shift) < 2147483647.0))
       return cudaErrorNotSupported;
-    sum = SUM_SEP;
+    cf_pick_kernel (p->pick, wide_direct_kernel < SUM_SEP, CF_OP_LINEAR >,
+        grid, block, 0);
   } else {
     return cudaErrorNotSupported;
   }
-
-  const dim3 grid ((max_w + WD_TX * WD_NX - 1) / (WD_TX * WD_NX),
-      (max_h + WD_TY * WD_M - 1) / (WD_TY * WD_M), p->n_jobs);
-  const dim3 block (WD_THREADS);
-  cudaError_t err = cudaErrorNotSupported;
-  if (sum == SUM_SEP)
-    err = cf_pick_kernel (p->pick, wide_direct_kernel < SUM_SEP,
-        CF_OP_LINEAR >, grid, block, 0);
-  else if (kp->op == CF_OP_LINEAR)
-    err = cf_pick_kernel (p->pick, wide_direct_kernel < SUM_DENSE,
-        CF_OP_LINEAR >, grid, block, 0);
-  else if (kp->op == CF_OP_ABS && kp->scale == 1.0f && kp->offset == 0.0f)
-    err = cf_pick_kernel (p->pick, wide_direct_kernel < SUM_DENSE,
-        OP_ABS_UNIT >, grid, block, 0);
-  if (err == cudaSuccess)
-    p->direct = true;
-  return err;
+  p->direct = true;
+  return cudaSuccess;
 }
