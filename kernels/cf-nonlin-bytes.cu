@@ -64,18 +64,6 @@
 namespace
 {
 
-struct CfNlBytePlane
-{
-  const unsigned char *src;
-  unsigned char *dst;
-  long long src_stride, dst_stride;
-  int width, height;            /* in pixels */
-  int pixel_stride;             /* bytes */
-  int row_bytes;                /* width * pixel_stride */
-  unsigned keep, copy, fill;    /* byte masks of a word: filtered, copied,
-                                 * and the filled lanes' bytes */
-};
-
 /* A min/max window is a rectangle within 3x3 (rows x columns): a max is
  * the min of the lanes' complements (flip), and a sample outside the
  * window is ORed to all ones, which no min takes: no branch per sample. */
@@ -606,102 +594,6 @@ line_bits (int len, int anchor, int *bits)
   return true;
 }
 
-/* Builds the planes from the frame's channel jobs (planes[] of n, the
- * samples' bytes lb): false when a plane's channels are not the whole of
- * its pixels' bytes in one sample size, or the frame mixes sample sizes. */
-bool
-make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
-    int *lane_bytes)
-{
-  int used = 0, lb = 0;
-
-  for (int c = 0; c < frame->n_channels; c++) {
-    const CfChannel & ch = frame->channels[c];
-
-    if (ch.plane < 0 || ch.plane >= CF_MAX_PLANES || ch.shared_word ||
-        ch.shift != 0 || ch.depth != 8 * ch.word_bytes || ch.word_bytes > 2
-        || (lb != 0 && ch.word_bytes != lb))
-      return false;
-    lb = ch.word_bytes;
-    used |= 1 << ch.plane;
-  }
-  if (lb == 0)
-    return false;
-
-  *n = 0;
-  for (int p = 0; p < CF_MAX_PLANES; p++) {
-    CfNlBytePlane & pl = planes[*n];
-    int owned = 0, w = -1, h = -1, ps = 0;
-
-    if (!(used & (1 << p)))
-      continue;
-    pl.src = frame->src[p];
-    pl.dst = frame->dst[p];
-    pl.src_stride = frame->src_stride[p];
-    pl.dst_stride = frame->dst_stride[p];
-    pl.keep = pl.copy = pl.fill = 0;
-    /* words at 4-byte addresses; rows a 32-bit offset apart */
-    if (((uintptr_t) pl.src | (uintptr_t) pl.dst | pl.src_stride |
-            pl.dst_stride) & 3 || pl.src == pl.dst
-        || pl.src_stride > INT_MAX)
-      return false;
-    for (int c = 0; c < frame->n_channels; c++) {
-      const CfChannel & ch = frame->channels[c];
-
-      if (ch.plane == p)
-        ps = ch.pixel_stride;
-    }
-    /* samples, pairs of samples (NV12's chroma), three or four bytes (RGB,
-     * RGBA) */
-    if (!(ps == lb || ps == 2 * lb || (lb == 1 && (ps == 3 || ps == 4))))
-      return false;
-    for (int c = 0; c < frame->n_channels; c++) {
-      const CfChannel & ch = frame->channels[c];
-
-      if (ch.plane != p)
-        continue;
-      if ((w >= 0 && (ch.width != w || ch.height != h)) ||
-          ch.pixel_stride != ps || ch.offset % lb != 0 ||
-          ch.offset >= ps || (owned & (1 << ch.offset)))
-        return false;
-      w = ch.width;
-      h = ch.height;
-      owned |= 1 << ch.offset;
-      /* the channel's bytes in each pixel of a word */
-      for (int b = 0; b < 4; b++) {
-        const int in_pixel = b % ps;
-
-        if (in_pixel < ch.offset || in_pixel >= ch.offset + lb)
-          continue;
-        const unsigned byte = 0xFFu << (8 * b);
-        if (ch.mode == CF_CHANNEL_FILTER)
-          pl.keep |= byte;
-        else if (ch.mode == CF_CHANNEL_COPY)
-          pl.copy |= byte;
-        else
-          pl.fill |= (((unsigned) ch.fill_value >> (8 * (in_pixel -
-                          ch.offset))) & 0xFF) << (8 * b);
-      }
-    }
-    /* every sample of the pixel is a channel's */
-    for (int o = 0; o < ps; o += lb)
-      if (!(owned & (1 << o)))
-        return false;
-    /* a word of three-byte pixels starts anywhere in a pixel: masks of one
-     * word serve every word only when every byte is filtered */
-    if (ps == 3 && pl.keep != 0xFFFFFFFFu)
-      return false;
-    pl.width = w;
-    pl.height = h;
-    pl.pixel_stride = ps;
-    pl.row_bytes = w * ps;
-    if (w > 0 && h > 0)
-      (*n)++;
-  }
-  *lane_bytes = lb;
-  return true;
-}
-
 /* Words a thread takes for samples of lb bytes and pixels of ps, on
  * planes of `bytes` bytes.  Two words of bytes halve the loads, stores
  * and addresses a byte, but make half the blocks: on the H200, 4K GRAY8
@@ -830,8 +722,12 @@ bool
 whole_rows_planes (const CfDeviceFrame * frame, CfNlWholeRows op,
     CfNlBytePlane * planes, int *n, int *lb)
 {
-  if (!make_planes (frame, planes, n, lb) || *n == 0)
+  if (!cf_nl_make_planes (frame, planes, n, lb) || *n == 0)
     return false;
+  /* no instance for four 16-bit samples a pixel */
+  for (int i = 0; i < *n; i++)
+    if (planes[i].pixel_stride == 4 * *lb && *lb == 2)
+      return false;
   /* the 5x5 median's lanes are two rows: one sample a pixel only */
   if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
     for (int i = 0; i < *n; i++)
@@ -853,6 +749,103 @@ cf_nonlin_whole_rows (const CfDeviceFrame * frame, const CfNonlin * nl)
       !whole_rows_planes (frame, w.op, planes, &n, &lb))
     return CF_NL_WHOLE_ROWS_NONE;
   return w.op;
+}
+
+bool
+cf_nl_make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes, int *n,
+    int *lane_bytes)
+{
+  int used = 0, lb = 0;
+
+  for (int c = 0; c < frame->n_channels; c++) {
+    const CfChannel & ch = frame->channels[c];
+
+    if (ch.plane < 0 || ch.plane >= CF_MAX_PLANES || ch.shared_word ||
+        ch.shift != 0 || ch.depth != 8 * ch.word_bytes || ch.word_bytes > 2
+        || (lb != 0 && ch.word_bytes != lb))
+      return false;
+    lb = ch.word_bytes;
+    used |= 1 << ch.plane;
+  }
+  if (lb == 0)
+    return false;
+
+  *n = 0;
+  for (int p = 0; p < CF_MAX_PLANES; p++) {
+    CfNlBytePlane & pl = planes[*n];
+    int owned = 0, w = -1, h = -1, ps = 0;
+
+    if (!(used & (1 << p)))
+      continue;
+    pl.src = frame->src[p];
+    pl.dst = frame->dst[p];
+    pl.src_stride = frame->src_stride[p];
+    pl.dst_stride = frame->dst_stride[p];
+    pl.keep = pl.copy = pl.fill = pl.keep2 = pl.copy2 = pl.fill2 = 0;
+    /* words at 4-byte addresses; rows a 32-bit offset apart */
+    if (((uintptr_t) pl.src | (uintptr_t) pl.dst | pl.src_stride |
+            pl.dst_stride) & 3 || pl.src == pl.dst
+        || pl.src_stride > INT_MAX)
+      return false;
+    for (int c = 0; c < frame->n_channels; c++) {
+      const CfChannel & ch = frame->channels[c];
+
+      if (ch.plane == p)
+        ps = ch.pixel_stride;
+    }
+    /* samples, pairs of samples (NV12's chroma), three or four bytes (RGB,
+     * RGBA), four 16-bit samples (RGBA64) */
+    if (!(ps == lb || ps == 2 * lb || (lb == 1 && ps == 3) || ps == 4 * lb))
+      return false;
+    for (int c = 0; c < frame->n_channels; c++) {
+      const CfChannel & ch = frame->channels[c];
+
+      if (ch.plane != p)
+        continue;
+      if ((w >= 0 && (ch.width != w || ch.height != h)) ||
+          ch.pixel_stride != ps || ch.offset % lb != 0 ||
+          ch.offset >= ps || (owned & (1 << ch.offset)))
+        return false;
+      w = ch.width;
+      h = ch.height;
+      owned |= 1 << ch.offset;
+      /* the channel's bytes in each pixel of a word, and of the next
+       * (they differ for pixels of 8 bytes) */
+      for (int b = 0; b < 8; b++) {
+        const int in_pixel = b % ps;
+        unsigned *keep = b < 4 ? &pl.keep : &pl.keep2;
+        unsigned *copy = b < 4 ? &pl.copy : &pl.copy2;
+        unsigned *fill = b < 4 ? &pl.fill : &pl.fill2;
+
+        if (in_pixel < ch.offset || in_pixel >= ch.offset + lb)
+          continue;
+        const unsigned byte = 0xFFu << (8 * (b % 4));
+        if (ch.mode == CF_CHANNEL_FILTER)
+          *keep |= byte;
+        else if (ch.mode == CF_CHANNEL_COPY)
+          *copy |= byte;
+        else
+          *fill |= (((unsigned) ch.fill_value >> (8 * (in_pixel -
+                          ch.offset))) & 0xFF) << (8 * (b % 4));
+      }
+    }
+    /* every sample of the pixel is a channel's */
+    for (int o = 0; o < ps; o += lb)
+      if (!(owned & (1 << o)))
+        return false;
+    /* a word of three-byte pixels starts anywhere in a pixel: masks of one
+     * word serve every word only when every byte is filtered */
+    if (ps == 3 && pl.keep != 0xFFFFFFFFu)
+      return false;
+    pl.width = w;
+    pl.height = h;
+    pl.pixel_stride = ps;
+    pl.row_bytes = w * ps;
+    if (w > 0 && h > 0)
+      (*n)++;
+  }
+  *lane_bytes = lb;
+  return true;
 }
 
 cudaError_t

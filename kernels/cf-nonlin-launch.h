@@ -43,6 +43,11 @@ typedef enum
 CfNlWholeRows cf_nonlin_whole_rows (const CfDeviceFrame * frame,
     const CfNonlin * nl);
 
+/* Whether cf_nonlin_run gives the frame's program to the rectangles'
+ * plane kernels (kernels/cf-nonlin-rect.cu): a host decision, no device
+ * needed. */
+int cf_nonlin_rect_planes (const CfDeviceFrame * frame, const CfNonlin * nl);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,11 +86,42 @@ cf_nl_pass_other (const CfNlPassArgs & a, int c, int x0, int y0, int w, int h)
   }
 }
 
+/* A plane of 8- or 16-bit samples (no shift, every bit used) whose
+ * channels are the whole of its pixels' bytes: the plane kernels filter
+ * every channel of it at once, lane-wise, and put the copied and filled
+ * ones back by byte masks at the store. */
+struct CfNlBytePlane
+{
+  const unsigned char *src;
+  unsigned char *dst;
+  long long src_stride, dst_stride;
+  int width, height;            /* in pixels */
+  int pixel_stride;             /* bytes */
+  int row_bytes;                /* width * pixel_stride */
+  unsigned keep, copy, fill;    /* byte masks of a word: filtered, copied,
+                                 * and the filled lanes' bytes */
+  unsigned keep2, copy2, fill2; /* of the word after it: the same but for
+                                 * pixels of 8 bytes */
+};
+
+/* Builds the planes from the frame's channel jobs (planes[] of n, the
+ * samples' bytes lane_bytes): false when a plane's channels are not the
+ * whole of its pixels' bytes in one sample size, the frame mixes sample
+ * sizes, or its addresses and strides are not 4-byte aligned. */
+bool cf_nl_make_planes (const CfDeviceFrame * frame, CfNlBytePlane * planes,
+    int *n, int *lane_bytes);
+
 /* Window passes on a shared-memory tile (cf-nonlin-window.cu): the median
  * (step CF_NL_MEDIAN) and the structuring element (CF_NL_MIN_SE,
  * CF_NL_MAX_SE).  cudaErrorNotSupported when the window's tile does not
  * fit; the caller then runs the per-sample kernel. */
 cudaError_t cf_nl_window_run (const CfNlPassArgs & a, int n_channels,
+    int max_w, int max_h, cudaStream_t stream);
+
+/* Medians of 9 x 9 windows and larger on 8-bit samples from a running
+ * histogram a thread (cf-nonlin-histogram.cu); cudaErrorNotSupported for
+ * deeper samples, smaller windows, or past a block's shared memory. */
+cudaError_t cf_nl_histogram_run (const CfNlPassArgs & a, int n_channels,
     int max_w, int max_h, cudaStream_t stream);
 
 /* Row and column min/max (CF_NL_{MIN,MAX}_{ROW,COL}) on a shared-memory
@@ -116,5 +147,16 @@ cudaError_t cf_nl_bilateral_run (const CfNlPassArgs & a, const CfNonlin * nl,
  * cudaErrorNotSupported for any other program or layout. */
 cudaError_t cf_nl_bytes_run (const CfDeviceFrame * frame,
     const CfKernelParams * kp, const CfNonlin * nl, cudaStream_t stream);
+
+/* A whole program of full rectangles' row and column passes and
+ * saturated differences on whole planes of 8- or 16-bit samples
+ * (cf-nonlin-rect.cu), its scratch images in the planes' layout (the
+ * bytes cf_nl_rect_scratch_bytes gives, 0 when it does not take the
+ * program).  cudaErrorNotSupported for any other program or layout. */
+size_t cf_nl_rect_scratch_bytes (const CfDeviceFrame * frame,
+    const CfNonlin * nl);
+cudaError_t cf_nl_rect_run (const CfDeviceFrame * frame,
+    const CfKernelParams * kp, const CfNonlin * nl, unsigned char *scratch,
+    cudaStream_t stream);
 
 #endif /* CF_NONLIN_PASS_CUH */

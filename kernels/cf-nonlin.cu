@@ -6,7 +6,10 @@
  * the spec's program (CfNonlin), every channel job of the frame in it
  * (blockIdx.z).  A 3x3 median or min/max on 8- or 16-bit planes, and a
  * 5x5 median on planes of one such sample a pixel, run whole in one
- * launch on whole rows (cf-nonlin-bytes.cu).  Medians,
+ * launch on whole rows (cf-nonlin-bytes.cu), other programs of full
+ * rectangles on such planes a launch a pass (cf-nonlin-rect.cu).  Medians
+ * of 9 x 9 and up on 8-bit samples run from running histograms
+ * (cf-nonlin-histogram.cu); other medians,
  * structuring elements and rectangles' rows and
  * columns run on shared-memory tiles (cf-nonlin-window.cu,
  * cf-nonlin-line.cu), bilaterals on tiles with their tables
@@ -96,9 +99,10 @@ extern "C" size_t
 cf_nonlin_scratch_bytes (const CfDeviceFrame * frame, const CfNonlin * nl)
 {
   long long off[CF_MAX_CHANNELS];
+  const size_t samples = (size_t) (scratch_layout (frame, off) *
+      nl->n_scratch * sizeof (unsigned short));
 
-  return (size_t) (scratch_layout (frame, off) * nl->n_scratch *
-      sizeof (unsigned short));
+  return max (samples, cf_nl_rect_scratch_bytes (frame, nl));
 }
 
 extern "C" cudaError_t
@@ -135,6 +139,14 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     if (err != cudaErrorNotSupported)
       return err;
   }
+  /* Full rectangles of any size, on planes of such samples. */
+  {
+    const cudaError_t err = cf_nl_rect_run (frame, kp, nl,
+        (unsigned char *) scratch, stream);
+
+    if (err != cudaErrorNotSupported)
+      return err;
+  }
 
   CfNlPassArgs pa;
 
@@ -159,6 +171,12 @@ cf_nonlin_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     pa.p = nl->passes[a.pass];
     switch (pa.p.step) {
       case CF_NL_MEDIAN:
+        err = cf_nl_histogram_run (pa, frame->n_channels, max_w, max_h,
+            stream);
+        if (err == cudaErrorNotSupported)
+          err = cf_nl_window_run (pa, frame->n_channels, max_w, max_h,
+              stream);
+        break;
       case CF_NL_MIN_SE:
       case CF_NL_MAX_SE:
         err = cf_nl_window_run (pa, frame->n_channels, max_w, max_h, stream);

@@ -603,12 +603,14 @@ test_empty_and_invalid (void)
  * samples numbered region by region, row-major; strips as deep as the
  * reach; anything the launch cannot take is left to the tiles' launches
  * (cudaErrorNotSupported). */
-/* The whole-row kernel cf_nonlin_run gives `spec` (kernel_size k) on a
- * 64 x 48 frame of `layout` ("gray8", "gray16", "i420", "nv12", "rgba"),
- * planes at stand-in addresses (never read) with strides of `pad` more
- * bytes than a row's. */
+/* The whole-row kernel cf_nonlin_run gives `filter` (kernel_size k) on a
+ * 64 x 48 frame of `layout` ("gray8", "gray16", "i420", "nv12", "rgba",
+ * "rgba16", "rgb"), planes at stand-in addresses (never read) with strides
+ * of `pad` more bytes than a row's; *rect whether the rectangles' plane
+ * kernels take it. */
 static CfNlWholeRows
-whole_rows (CfFilter filter, int k, const char *layout, int pad)
+nonlin_kernel (CfFilter filter, int k, const char *layout, int pad,
+    gboolean * rect)
 {
   /* words: 4-byte aligned, as device allocations are */
   static guint32 src[3][16], dst[3][16];
@@ -617,7 +619,7 @@ whole_rows (CfFilter filter, int k, const char *layout, int pad)
   CfLayout l;
   CfDeviceFrame frame;
   GError *err = NULL;
-  int depth = strcmp (layout, "gray16") == 0 ? 16 : 8;
+  int depth = g_str_has_suffix (layout, "16") ? 16 : 8;
   CfNlWholeRows kind;
 
   cf_params_init (&params);
@@ -637,8 +639,9 @@ whole_rows (CfFilter filter, int k, const char *layout, int pad)
     cf_layout_add_channel (&l, CF_CHANNEL_FILTER, nv12 ? 1 : 2, 32, 24,
         nv12 ? 2 : 1, nv12 ? 1 : 0, 0);
   } else {
-    cf_layout_init_interleaved (&l, 64, 48, strcmp (layout, "rgba") == 0 ?
-        4 : 1, depth / 8, 0x7);
+    cf_layout_init_interleaved (&l, 64, 48, g_str_has_prefix (layout,
+            "rgba") ? 4 : strcmp (layout, "rgb") == 0 ? 3 : 1, depth / 8,
+        0x7);
   }
 
   memset (&frame, 0, sizeof frame);
@@ -655,8 +658,26 @@ whole_rows (CfFilter filter, int k, const char *layout, int pad)
   frame.n_channels = l.n_channels;
   memcpy (frame.channels, l.channels, sizeof (CfChannel) * l.n_channels);
   kind = cf_nonlin_whole_rows (&frame, &spec->nl);
+  *rect = cf_nonlin_rect_planes (&frame, &spec->nl);
   cf_spec_free (spec);
   return kind;
+}
+
+static CfNlWholeRows
+whole_rows (CfFilter filter, int k, const char *layout, int pad)
+{
+  gboolean rect;
+
+  return nonlin_kernel (filter, k, layout, pad, &rect);
+}
+
+static gboolean
+rect_planes (CfFilter filter, int k, const char *layout, int pad)
+{
+  gboolean rect;
+
+  nonlin_kernel (filter, k, layout, pad, &rect);
+  return rect;
 }
 
 static void
@@ -688,6 +709,37 @@ test_nonlin_whole_rows (void)
       CF_NL_WHOLE_ROWS_NONE);
   g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 5, "gray8", 0), ==,
       CF_NL_WHOLE_ROWS_NONE);
+}
+
+/* Programs of full rectangles past 3x3, and those of 3x3 that the
+ * whole-row kernel does not take, run on whole planes of 8- or 16-bit
+ * samples (cf-nonlin-rect.cu); structuring elements, medians and rows
+ * that are not 4-byte aligned do not. */
+static void
+test_nonlin_rect_planes (void)
+{
+  static const char *layouts[] = { "gray8", "gray16", "i420", "nv12",
+    "rgba", "rgba16", "rgb"
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (layouts); i++) {
+    g_assert_true (rect_planes (CF_FILTER_ERODE, 5, layouts[i], 0));
+    g_assert_true (rect_planes (CF_FILTER_DILATE, 63, layouts[i], 0));
+    g_assert_true (rect_planes (CF_FILTER_OPEN, 3, layouts[i], 4));
+    g_assert_true (rect_planes (CF_FILTER_GRADIENT, 15, layouts[i], 0));
+    g_assert_true (rect_planes (CF_FILTER_BLACKHAT, 7, layouts[i], 0));
+    /* a median, and rows one byte past a word */
+    g_assert_false (rect_planes (CF_FILTER_MEDIAN, 5, layouts[i], 0));
+    g_assert_false (rect_planes (CF_FILTER_ERODE, 5, layouts[i], 1));
+  }
+  /* 3x3 erosion: the whole-row kernel, for the layouts it has */
+  g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "gray8", 0), ==,
+      CF_NL_WHOLE_ROWS_MINMAX);
+  g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "rgba16", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  g_assert_true (rect_planes (CF_FILTER_ERODE, 3, "rgba16", 0));
+  /* a 1x1 element: one pass of one sample, the tiles */
+  g_assert_false (rect_planes (CF_FILTER_ERODE, 1, "gray8", 0));
 }
 
 static void
@@ -796,5 +848,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plan/empty-and-invalid", test_empty_and_invalid);
   g_test_add_func ("/plan/region-inplace", test_region_inplace);
   g_test_add_func ("/plan/nonlin-whole-rows", test_nonlin_whole_rows);
+  g_test_add_func ("/plan/nonlin-rect-planes", test_nonlin_rect_planes);
   return g_test_run ();
 }

@@ -336,6 +336,10 @@ static const FilterCase filter_cases[] = {
   {F ("median-7", CF_FILTER_MEDIAN),.kernel_size = 7},
   {F ("median-9", CF_FILTER_MEDIAN),.kernel_size = 9},
   {F ("median-63", CF_FILTER_MEDIAN),.kernel_size = 63},
+  /* 8-bit medians from running histograms (9 and up); deeper samples
+   * count */
+  {F ("median-15", CF_FILTER_MEDIAN),.kernel_size = 15},
+  {F ("median-31", CF_FILTER_MEDIAN),.kernel_size = 31},
   {F ("erode-rect-3", CF_FILTER_ERODE)},
   /* a rectangle's row or column pass alone (the whole-row 3x3 kernel) */
   {F ("dilate-kernel-1x3", CF_FILTER_DILATE),.kernel = "1 1 1"},
@@ -360,6 +364,14 @@ static const FilterCase filter_cases[] = {
   {F ("tophat-kernel-it2", CF_FILTER_TOPHAT),.kernel = "0 1 1; 1 1 0",
       .iterations = 2},
   {F ("blackhat-rect-7", CF_FILTER_BLACKHAT),.kernel_size = 7},
+  /* the rectangles' plane kernels: each run of outputs a thread (4, 8,
+   * 16), a program of four passes, differences with the frame */
+  {F ("erode-rect-15", CF_FILTER_ERODE),.kernel_size = 15},
+  {F ("dilate-rect-31", CF_FILTER_DILATE),.kernel_size = 31},
+  {F ("open-rect-5", CF_FILTER_OPEN),.kernel_size = 5},
+  {F ("close-rect-3-it2", CF_FILTER_CLOSE),.iterations = 2},
+  {F ("gradient-rect-15", CF_FILTER_GRADIENT),.kernel_size = 15},
+  {F ("tophat-rect-9", CF_FILTER_TOPHAT),.kernel_size = 9},
   {F ("bilateral-5", CF_FILTER_BILATERAL),.kernel_size = 5,.sigma = 2.0,
       .sigma_color = 40.0},
   {F ("bilateral-7-auto", CF_FILTER_BILATERAL),.kernel_size = 7,
@@ -1062,6 +1074,86 @@ test_large_whole_rows (void)
         G_N_ELEMENTS (frames));
 }
 
+/* Full rectangles on whole planes (cf-nonlin-rect.cu): frames of many
+ * blocks (64 rows, 16 to 128 pixels a row pass's block; 8 S rows a
+ * column pass's) at odd sizes, every layout the kernels take (1 to 4
+ * bytes a pixel, 16-bit samples of 1, 2 and 4 a pixel, chroma pairs, a
+ * copied alpha), every border. */
+static void
+test_rect_planes (void)
+{
+  static const char *names[] = { "erode-rect-15", "dilate-rect-8",
+    "open-rect-5", "gradient-rect-15", "dilate-rect-5-it3",
+    "erode-rect-33-it8", "tophat-rect-9"
+  };
+  static const SizedFrame frames[] = {
+    {LAYOUT_GRAY8, 1921, 1083}, {LAYOUT_RGBA8, 1023, 531},
+    {LAYOUT_RGB8, 777, 601}, {LAYOUT_NV12, 1283, 721},
+    {LAYOUT_I420, 643, 483}, {LAYOUT_GRAY16, 1001, 999},
+    {LAYOUT_RGBA16, 513, 517}, {LAYOUT_P016, 641, 361},
+  };
+
+  if (need_device ())
+    parity_sweep (names, G_N_ELEMENTS (names), frames,
+        G_N_ELEMENTS (frames));
+}
+
+/* Frame bytes of flat areas of 0 and 255 beside ramps, in blocks of
+ * 37 x 23: a window moving across them moves the median by many values
+ * at once. */
+static void
+fill_steps (TestFrame * f)
+{
+  for (int p = 0; p < f->layout.n_planes; p++)
+    for (int y = 0; y < f->layout.plane_height[p]; y++)
+      for (int x = 0; x < f->in.stride[p]; x++) {
+        const int band = (x / 37 + y / 23) % 3;
+
+        f->in.data[p][(gsize) y * f->in.stride[p] + x] = band == 0 ? 255 :
+            band == 1 ? 0 : (guint8) (x + 3 * y);
+      }
+}
+
+/* Medians from running histograms (cf-nonlin-histogram.cu): frames of
+ * many blocks (64 x 64 outputs) at odd sizes, 8-bit layouts of every
+ * kind (deeper ones count, the same bytes), every border, on random
+ * bytes and on steps (fill_steps). */
+static void
+test_median_histogram (void)
+{
+  static const char *names[] = { "median-9", "median-15", "median-31" };
+  static const SizedFrame frames[] = {
+    {LAYOUT_GRAY8, 1281, 723}, {LAYOUT_RGBA8, 333, 277},
+    {LAYOUT_NV12, 643, 361}, {LAYOUT_YUY2, 331, 129},
+  };
+  GRand *rand;
+
+  if (!need_device ())
+    return;
+  parity_sweep (names, G_N_ELEMENTS (names), frames, G_N_ELEMENTS (frames));
+
+  rand = g_rand_new_with_seed (37);
+  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
+      for (guint i = 0; i < 2; i++) {
+        const FilterCase *fc = find_filter_case (names[n]);
+        CfSpec *spec = make_spec (fc, b, 8);
+        TestFrame f = { 0 };
+        char *what = g_strdup_printf ("%s border=%s %s steps", fc->name,
+            border_names[b], layout_names[frames[i].layout]);
+
+        make_layout (&f.layout, frames[i].layout, frames[i].w, frames[i].h);
+        test_frame_alloc (&f, rand);
+        fill_steps (&f);
+        run_both (&f, spec);
+        g_assert_true (outputs_match (&f, what));
+        test_frame_clear (&f);
+        g_free (what);
+        cf_spec_free (spec);
+      }
+  g_rand_free (rand);
+}
+
 /* The 5x5 median on whole rows (cf-nonlin-bytes.cu): planes of one 8- or
  * 16-bit sample a pixel, at sizes about a block's 256 samples x 16 rows
  * and below the window, every border; NV12 and RGBA take the tiles (the
@@ -1685,6 +1777,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
   g_test_add_func ("/gpu-parity/direct", test_direct);
   g_test_add_func ("/gpu-parity/direct-16", test_direct_16);
+  g_test_add_func ("/gpu-parity/rect-planes", test_rect_planes);
+  g_test_add_func ("/gpu-parity/median-histogram", test_median_histogram);
   g_test_add_func ("/gpu-parity/median-5-whole-rows",
       test_median5_whole_rows);
   g_test_add_func ("/gpu-parity/unaligned", test_unaligned);
