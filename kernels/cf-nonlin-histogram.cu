@@ -28,6 +28,17 @@
    (((size_t) (HIST_TX + (k) - 1) * (HIST_ROWS + (k) - 1) + 3) & ~(size_t) 3))
 #define HIST_MAX_SMEM (48 * 1024)
 #define HIST_MIN_LEN 9
+/* Rows of the tile a thread loads at once (two samples of each: a row is
+ * at most 64 + 62 samples). */
+#define HIST_BATCH 8
+
+/* A tile sample where the tile leaves the channel (or a scratch image):
+ * out of line, as the block's edge and scratch reads are few. */
+__device__ __noinline__ int
+tile_sample (const CfNlImage * src, int x, int y, const CfKernelParams * kp)
+{
+  return cf_nl_at (src, x, y, kp);
+}
 
 __global__ static void
 __launch_bounds__ (HIST_TX)
@@ -52,12 +63,37 @@ nl_median_hist (const CfNlPassArgs a)
   }
 
   {
+    /* HIST_BATCH rows' loads in flight before their stores (a loop that
+     * stores each sample before the next load waits a memory latency a
+     * sample); samples are bytes (cf_nl_histogram_run), read straight
+     * where the tile lies in the channel. */
     const CfNlImage src = cf_nl_pass_image (a, c, a.p.src);
+    const bool inside = bx - r >= 0 && by - r >= 0 &&
+        bx - r + tw <= ch.width && by - r + th <= ch.height;
+    const unsigned char *base = src.frame != 0 ? src.frame +
+        (by - r) * src.stride + (long long) (bx - r) * ch.pixel_stride : 0;
 
-    for (int ty = 0; ty < th; ty++)
-      for (int tx = t; tx < tw; tx += HIST_TX)
-        tile[ty * tw + tx] = (unsigned char) cf_nl_at (&src, bx - r + tx,
-            by - r + ty, &a.kp);
+    for (int ty0 = 0; ty0 < th; ty0 += HIST_BATCH) {
+      int v[HIST_BATCH][2];
+
+#pragma unroll
+      for (int j = 0; j < HIST_BATCH; j++)
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+          const int tx = t + i * HIST_TX, ty = ty0 + j;
+
+          if (ty < th && tx < tw)
+            v[j][i] = inside && base != 0 ? __ldg (base + ty * src.stride +
+                tx * ch.pixel_stride) : tile_sample (&src, bx - r + tx,
+                by - r + ty, &a.kp);
+        }
+#pragma unroll
+      for (int j = 0; j < HIST_BATCH; j++)
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+          if (ty0 + j < th && t + i * HIST_TX < tw)
+            tile[(ty0 + j) * tw + t + i * HIST_TX] = (unsigned char) v[j][i];
+    }
   }
   for (int i = t; i < HIST_WORDS; i += HIST_TX)
     hist[i] = 0;
@@ -122,6 +158,14 @@ cf_nl_histogram_run (const CfNlPassArgs & a, int n_channels, int max_w,
   if (a.p.step != CF_NL_MEDIAN || a.kp.maxval > HIST_BINS - 1 ||
       k < HIST_MIN_LEN || bytes > HIST_MAX_SMEM)
     return cudaErrorNotSupported;
+  /* samples of a byte each, read as such */
+  for (int c = 0; c < n_channels; c++) {
+    const CfChannel & ch = a.frame.channels[c];
+
+    if (ch.mode == CF_CHANNEL_FILTER && (ch.word_bytes != 1 || ch.shift != 0
+            || ch.shared_word))
+      return cudaErrorNotSupported;
+  }
   nl_median_hist <<< grid, HIST_TX, bytes, stream >>> (a);
   return cudaGetLastError ();
 }

@@ -103,18 +103,37 @@ template < int LB > __device__ __forceinline__ Lanes < LB > lanes_ident ()
   return m;
 }
 
-/* The word at byte x of a row of row_bytes: whole, or the row's last
- * few bytes (the rest zero). */
-__device__ __forceinline__ unsigned
-load_word (const unsigned char *row, int x, int row_bytes)
+/* Kept out of line: code a warp runs once per output word, inlined at
+ * every load and store of the unrolled passes, made the kernels tens of
+ * KB long, fetched anew by every warp. */
+
+/* The row's last few bytes from x as a word (the rest zero). */
+__device__ __noinline__ unsigned
+load_tail (const unsigned char *row, int x, int row_bytes)
 {
   unsigned w = 0;
 
-  if (x + 4 <= row_bytes)
-    return __ldg ((const unsigned *) (row + x));
   for (int b = 0; b < row_bytes - x; b++)
     w |= (unsigned) __ldg (row + x + b) << (8 * b);
   return w;
+}
+
+/* The word at byte x of a row of row_bytes: whole, or the row's last
+ * few bytes. */
+__device__ __forceinline__ unsigned
+load_word (const unsigned char *row, int x, int row_bytes)
+{
+  if (x + 4 <= row_bytes)
+    return __ldg ((const unsigned *) (row + x));
+  return load_tail (row, x, row_bytes);
+}
+
+/* The row's last few bytes of word v at d. */
+__device__ __noinline__ void
+store_tail (unsigned char *d, unsigned v, int n)
+{
+  for (int b = 0; b < n; b++)
+    d[b] = (unsigned char) (v >> (8 * b));
 }
 
 /* Stores word v at byte x (4-aligned) of row y of the pass's output; into
@@ -124,7 +143,6 @@ store_word (const RectArgs & a, const CfNlBytePlane & pl,
     const RectImages & im, int x, int y, unsigned v)
 {
   unsigned char *d = im.dst + y * im.dst_stride + x;
-  const int tail = pl.row_bytes - x;
 
   if (a.to_out) {
     /* pixels of 8 bytes: the second word of a pixel has masks of its own */
@@ -136,11 +154,10 @@ store_word (const RectArgs & a, const CfNlBytePlane & pl,
     v = (v & (second ? pl.keep2 : pl.keep)) | (in & copy) |
         (second ? pl.fill2 : pl.fill);
   }
-  if (tail >= 4)
+  if (x + 4 <= pl.row_bytes)
     *(unsigned *) d = v;
   else
-    for (int b = 0; b < tail; b++)
-      d[b] = (unsigned char) (v >> (8 * b));
+    store_tail (d, v, pl.row_bytes - x);
 }
 
 /* A word of the constant border's value in every sample. */
@@ -151,10 +168,10 @@ border_word (const RectArgs & a)
       ((unsigned) a.border_value & 0xFFFF) * 0x10001u;
 }
 
-/* Row y's word at byte x of the column pass's source, the border applied
- * above and below; flipped for a max. */
-__device__ __forceinline__ unsigned
-col_word (const RectArgs & a, const CfNlBytePlane & pl,
+/* Row y's word at byte x of the column pass's source, y outside the
+ * plane: the border's row, or `outside`. */
+__device__ __noinline__ unsigned
+col_word_edge (const RectArgs & a, const CfNlBytePlane & pl,
     const RectImages & im, int x, int y, unsigned outside)
 {
   const int by = cf_border_index (y, pl.height, a.border);
@@ -162,6 +179,17 @@ col_word (const RectArgs & a, const CfNlBytePlane & pl,
   if (by < 0)
     return outside;
   return load_word (im.src + by * im.src_stride, x, pl.row_bytes) ^ a.flip;
+}
+
+/* Row y's word at byte x of the column pass's source, the border applied
+ * above and below; flipped for a max. */
+__device__ __forceinline__ unsigned
+col_word (const RectArgs & a, const CfNlBytePlane & pl,
+    const RectImages & im, int x, int y, unsigned outside)
+{
+  if ((unsigned) y >= (unsigned) pl.height)
+    return col_word_edge (a, pl, im, x, y, outside);
+  return load_word (im.src + y * im.src_stride, x, pl.row_bytes) ^ a.flip;
 }
 
 /* The column pass: a thread a word and S rows.  Output row y0 + t takes
@@ -214,18 +242,15 @@ rect_col (const __grid_constant__ RectArgs a)
   }
 }
 
-/* Row y's word at byte x of the row pass's source (y inside the plane),
- * the border applied left and right, sample by sample. */
-template < int LB > __device__ __forceinline__ unsigned
-row_word (const RectArgs & a, const CfNlBytePlane & pl,
-    const RectImages & im, int x, int y)
+/* Row y's word at byte x of the row pass's source where it leaves the
+ * row: the border applied left and right, sample by sample. */
+template < int LB > __device__ __noinline__ unsigned
+row_word_edge (const RectArgs & a, const CfNlBytePlane & pl,
+    const unsigned char *row, int x)
 {
-  const unsigned char *row = im.src + y * im.src_stride;
   const int ps = pl.pixel_stride;
   unsigned w = 0;
 
-  if (x >= 0 && x + 4 <= pl.row_bytes)
-    return __ldg ((const unsigned *) (row + x));
   for (int b = 0; b < 4; b++) {
     const int pos = x + b;
     const int px = pos >= 0 ? pos / ps : -((ps - 1 - pos) / ps);
@@ -241,6 +266,19 @@ row_word (const RectArgs & a, const CfNlBytePlane & pl,
     w |= v << (8 * b);
   }
   return w;
+}
+
+/* Row y's word at byte x of the row pass's source (y inside the plane),
+ * the border applied left and right. */
+template < int LB > __device__ __forceinline__ unsigned
+row_word (const RectArgs & a, const CfNlBytePlane & pl,
+    const RectImages & im, int x, int y)
+{
+  const unsigned char *row = im.src + y * im.src_stride;
+
+  if (x >= 0 && x + 4 <= pl.row_bytes)
+    return __ldg ((const unsigned *) (row + x));
+  return row_word_edge < LB > (a, pl, row, x);
 }
 
 /* Shared-memory lane word q (a sample position along the tile) of row
