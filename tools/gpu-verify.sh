@@ -74,7 +74,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader \
 for s in $steps; do
   case $s in
     suite)
-      step suite 300 tools/gpu-suite.sh -b "$build" -g -t 90
+      step suite 300 tools/gpu-suite.sh -b "$build" -g -t 180
       cp -r "$build/gpu-suite-logs" "$out/logs/suite" 2>/dev/null ;;
     sanitize)
       step memcheck-parity 240 compute-sanitizer --tool memcheck \
