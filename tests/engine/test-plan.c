@@ -599,10 +599,6 @@ test_empty_and_invalid (void)
   cf_spec_free (g);
 }
 
-/* Regions in place in one launch (cf-region-inplace.h): tiles of 32 x 64
- * samples numbered region by region, row-major; strips as deep as the
- * reach; anything the launch cannot take is left to the tiles' launches
- * (cudaErrorNotSupported). */
 /* The whole-row kernel cf_nonlin_run gives `filter` (kernel_size k) on a
  * 64 x 48 frame of `layout` ("gray8", "gray16", "i420", "nv12", "rgba",
  * "rgba16", "rgb"), planes at stand-in addresses (never read) with strides
@@ -742,6 +738,10 @@ test_nonlin_rect_planes (void)
   g_assert_false (rect_planes (CF_FILTER_ERODE, 1, "gray8", 0));
 }
 
+/* Regions in place in one launch (cf-region-inplace.h): tiles of 32 x 64
+ * samples numbered region by region, row-major; strips as deep as the
+ * reach; anything the launch cannot take is left to the tiles' launches
+ * (cudaErrorNotSupported). */
 static void
 test_region_inplace (void)
 {
