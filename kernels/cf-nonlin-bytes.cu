@@ -724,9 +724,9 @@ whole_rows_planes (const CfDeviceFrame * frame, CfNlWholeRows op,
 {
   if (!cf_nl_make_planes (frame, planes, n, lb) || *n == 0)
     return false;
-  /* no instance for four 16-bit samples a pixel */
+  /* no instance for pixels of 8 bytes (RGBA64) */
   for (int i = 0; i < *n; i++)
-    if (planes[i].pixel_stride == 4 * *lb && *lb == 2)
+    if (planes[i].pixel_stride == 8)
       return false;
   /* the 5x5 median's lanes are two rows: one sample a pixel only */
   if (op == CF_NL_WHOLE_ROWS_MEDIAN5)

@@ -478,60 +478,93 @@ row_span (int len, int max_ps, int lb)
   return 0;
 }
 
-/* The frame's planes for the program; false when the kernels don't take
- * them. */
+/* The largest of the planes' row bytes, widths, heights and pixels. */
+struct RectExtent
+{
+  int row_bytes, width, height, pixel_stride;
+};
+
+/* The frame's planes for the program and their extent; false when the
+ * kernels don't take them. */
 bool
 rect_planes (const CfDeviceFrame * frame, const CfNonlin * nl,
-    CfNlBytePlane * planes, int *n, int *lb)
+    CfNlBytePlane * planes, int *n, int *lb, RectExtent * e)
 {
-  int max_ps = 0;
-
   if (!rect_program (nl) || !cf_nl_make_planes (frame, planes, n, lb) ||
       *n == 0)
     return false;
-  for (int i = 0; i < *n; i++)
-    max_ps = max (max_ps, planes[i].pixel_stride);
+  memset (e, 0, sizeof (*e));
+  for (int i = 0; i < *n; i++) {
+    e->row_bytes = max (e->row_bytes, planes[i].row_bytes);
+    e->width = max (e->width, planes[i].width);
+    e->height = max (e->height, planes[i].height);
+    e->pixel_stride = max (e->pixel_stride, planes[i].pixel_stride);
+  }
   for (int i = 0; i < nl->n_passes; i++) {
     const CfNlPass & p = nl->passes[i];
 
     if ((p.step == CF_NL_MIN_ROW || p.step == CF_NL_MAX_ROW) &&
-        row_span (p.len, max_ps, *lb) == 0)
+        row_span (p.len, e->pixel_stride, *lb) == 0)
       return false;
   }
   return true;
 }
 
 /* Scratch images in the planes' layout: each plane's rows padded to 16
- * bytes, the planes back to back; returns the bytes of one image. */
-long long
-rect_layout (const CfNlBytePlane * planes, int n, long long *off,
-    long long *pitch)
+ * bytes, the planes back to back. */
+struct RectScratch
 {
-  long long len = 0;
+  unsigned char *data;
+  long long image;              /* bytes of one image */
+  long long off[CF_MAX_PLANES], pitch[CF_MAX_PLANES];
+};
 
+void
+rect_layout (const CfNlBytePlane * planes, int n, unsigned char *data,
+    RectScratch * s)
+{
+  s->data = data;
+  s->image = 0;
   for (int i = 0; i < n; i++) {
-    pitch[i] = ((long long) planes[i].row_bytes + 15) & ~15LL;
-    off[i] = len;
-    len += pitch[i] * planes[i].height;
+    s->pitch[i] = ((long long) planes[i].row_bytes + 15) & ~15LL;
+    s->off[i] = s->image;
+    s->image += s->pitch[i] * planes[i].height;
   }
-  return len;
+}
+
+/* Image `id` of a pass (CF_NL_FRAME, CF_NL_OUT or a scratch index) of
+ * plane i: its first row and stride. */
+unsigned char *
+rect_image (int id, const CfNlBytePlane * planes, int i,
+    const RectScratch & s, long long *stride)
+{
+  if (id == CF_NL_FRAME) {
+    *stride = planes[i].src_stride;
+    return const_cast < unsigned char *>(planes[i].src);
+  }
+  if (id == CF_NL_OUT) {
+    *stride = planes[i].dst_stride;
+    return planes[i].dst;
+  }
+  *stride = s.pitch[i];
+  return s.data + id * s.image + s.off[i];
 }
 
 template < int LB > cudaError_t
-launch_pass (const CfNlPass & p, const RectArgs & a, int n, int max_row,
-    int max_w, int max_h, cudaStream_t stream)
+launch_pass (const CfNlPass & p, const RectArgs & a, int n,
+    const RectExtent & e, cudaStream_t stream)
 {
   const dim3 block (RECT_TX, RECT_TY);
   const int s = run_length (p.len);
 
   if (p.step == CF_NL_SUB) {
-    const dim3 grid ((max_row + 4 * RECT_TX - 1) / (4 * RECT_TX),
-        (max_h + RECT_TY - 1) / RECT_TY, n);
+    const dim3 grid ((e.row_bytes + 4 * RECT_TX - 1) / (4 * RECT_TX),
+        (e.height + RECT_TY - 1) / RECT_TY, n);
 
     rect_sub < LB > <<<grid, block, 0, stream >>> (a);
   } else if (p.step == CF_NL_MIN_COL || p.step == CF_NL_MAX_COL) {
-    const dim3 grid ((max_row + 4 * RECT_TX - 1) / (4 * RECT_TX),
-        (max_h + RECT_TY * s - 1) / (RECT_TY * s), n);
+    const dim3 grid ((e.row_bytes + 4 * RECT_TX - 1) / (4 * RECT_TX),
+        (e.height + RECT_TY * s - 1) / (RECT_TY * s), n);
 
     if (s == 16)
       rect_col < LB, 16 > <<<grid, block, 0, stream >>> (a);
@@ -540,13 +573,9 @@ launch_pass (const CfNlPass & p, const RectArgs & a, int n, int max_row,
     else
       rect_col < LB, 4 > <<<grid, block, 0, stream >>> (a);
   } else {
-    int max_ps = 0;
-
-    for (int i = 0; i < n; i++)
-      max_ps = max (max_ps, a.planes[i].pixel_stride);
-    const size_t smem = row_bytes_smem (a.span, p.len, max_ps, LB);
-    const dim3 grid ((max_w + a.span - 1) / a.span,
-        (max_h + RECT_ROWS - 1) / RECT_ROWS, n);
+    const size_t smem = row_bytes_smem (a.span, p.len, e.pixel_stride, LB);
+    const dim3 grid ((e.width + a.span - 1) / a.span,
+        (e.height + RECT_ROWS - 1) / RECT_ROWS, n);
 
     if (s == 16)
       rect_row < LB, 16 > <<<grid, block, smem, stream >>> (a);
@@ -564,21 +593,24 @@ size_t
 cf_nl_rect_scratch_bytes (const CfDeviceFrame * frame, const CfNonlin * nl)
 {
   CfNlBytePlane planes[CF_MAX_PLANES];
-  long long off[CF_MAX_PLANES], pitch[CF_MAX_PLANES];
+  RectExtent e;
+  RectScratch s;
   int n, lb;
 
-  if (!rect_planes (frame, nl, planes, &n, &lb))
+  if (!rect_planes (frame, nl, planes, &n, &lb, &e))
     return 0;
-  return (size_t) (rect_layout (planes, n, off, pitch) * nl->n_scratch);
+  rect_layout (planes, n, NULL, &s);
+  return (size_t) (s.image * nl->n_scratch);
 }
 
 extern "C" int
 cf_nonlin_rect_planes (const CfDeviceFrame * frame, const CfNonlin * nl)
 {
   CfNlBytePlane planes[CF_MAX_PLANES];
+  RectExtent e;
   int n, lb;
 
-  return rect_planes (frame, nl, planes, &n, &lb);
+  return rect_planes (frame, nl, planes, &n, &lb, &e);
 }
 
 cudaError_t
@@ -586,55 +618,38 @@ cf_nl_rect_run (const CfDeviceFrame * frame, const CfKernelParams * kp,
     const CfNonlin * nl, unsigned char *scratch, cudaStream_t stream)
 {
   CfNlBytePlane planes[CF_MAX_PLANES];
-  long long off[CF_MAX_PLANES], pitch[CF_MAX_PLANES], image;
-  int n, lb, max_row = 0, max_w = 0, max_h = 0, max_ps = 0;
+  RectExtent e;
+  RectScratch s;
+  int n, lb;
   RectArgs a;
 
-  if (!rect_planes (frame, nl, planes, &n, &lb))
+  if (!rect_planes (frame, nl, planes, &n, &lb, &e))
     return cudaErrorNotSupported;
-  image = rect_layout (planes, n, off, pitch);
+  rect_layout (planes, n, scratch, &s);
   memset (&a, 0, sizeof (a));
   memcpy (a.planes, planes, sizeof (planes));
   a.border = kp->border;
   a.border_value = kp->border_value;
-  for (int i = 0; i < n; i++) {
-    max_row = max (max_row, planes[i].row_bytes);
-    max_w = max (max_w, planes[i].width);
-    max_h = max (max_h, planes[i].height);
-    max_ps = max (max_ps, planes[i].pixel_stride);
-  }
 
   for (int k = 0; k < nl->n_passes; k++) {
     const CfNlPass & p = nl->passes[k];
     cudaError_t err;
 
     for (int i = 0; i < n; i++) {
-      const CfNlBytePlane & pl = planes[i];
       RectImages & im = a.im[i];
-      const int ids[2] = { p.src, p.src2 };
-      const unsigned char *from[2];
-      long long stride[2];
 
-      for (int j = 0; j < 2; j++) {
-        from[j] = ids[j] == CF_NL_FRAME ? pl.src :
-            scratch + ids[j] * image + off[i];
-        stride[j] = ids[j] == CF_NL_FRAME ? pl.src_stride : pitch[i];
-      }
-      im.src = from[0];
-      im.src_stride = stride[0];
-      im.src2 = from[1];
-      im.src2_stride = stride[1];
-      im.dst = p.dst == CF_NL_OUT ? pl.dst : scratch + p.dst * image + off[i];
-      im.dst_stride = p.dst == CF_NL_OUT ? pl.dst_stride : pitch[i];
+      im.src = rect_image (p.src, planes, i, s, &im.src_stride);
+      im.src2 = rect_image (p.src2, planes, i, s, &im.src2_stride);
+      im.dst = rect_image (p.dst, planes, i, s, &im.dst_stride);
     }
     a.to_out = p.dst == CF_NL_OUT;
     a.len = p.len;
     a.anchor = p.anchor;
     a.flip = p.step == CF_NL_MAX_ROW || p.step == CF_NL_MAX_COL ?
         0xFFFFFFFFu : 0u;
-    a.span = row_span (p.len, max_ps, lb);
-    err = lb == 1 ? launch_pass < 1 > (p, a, n, max_row, max_w, max_h,
-        stream) : launch_pass < 2 > (p, a, n, max_row, max_w, max_h, stream);
+    a.span = row_span (p.len, e.pixel_stride, lb);
+    err = lb == 1 ? launch_pass < 1 > (p, a, n, e, stream) :
+        launch_pass < 2 > (p, a, n, e, stream);
     if (err != cudaSuccess)
       return err;
   }

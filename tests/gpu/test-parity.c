@@ -526,12 +526,12 @@ static const char *border_names[] = {
   "reflect101", "replicate", "reflect", "wrap", "constant"
 };
 
-/* One frame of layout li, w x h, of random samples through both backends
- * with `spec` (fc's at border b): whether their bytes match (a mismatch
- * is printed). */
+/* One frame of layout li, w x h, of random samples (or fill's) through
+ * both backends with `spec` (fc's at border b): whether their bytes match
+ * (a mismatch is printed). */
 static gboolean
 parity_case (const FilterCase * fc, const CfSpec * spec, int b, LayoutId li,
-    int w, int h, GRand * rand)
+    int w, int h, GRand * rand, void (*fill) (TestFrame * f))
 {
   TestFrame f = { 0 };
   char *what;
@@ -539,6 +539,8 @@ parity_case (const FilterCase * fc, const CfSpec * spec, int b, LayoutId li,
 
   make_layout (&f.layout, li, w, h);
   test_frame_alloc (&f, rand);
+  if (fill != NULL)
+    fill (&f);
   run_both (&f, spec);
   what = g_strdup_printf ("%s border=%s %s %dx%d", fc->name, border_names[b],
       layout_names[li], w, h);
@@ -564,7 +566,8 @@ test_filter (gconstpointer data)
       CfSpec *spec = make_spec (fc, b, layout_depth (li));
 
       for (guint si = 0; si < G_N_ELEMENTS (sizes); si++) {
-        if (!parity_case (fc, spec, b, li, sizes[si].w, sizes[si].h, rand))
+        if (!parity_case (fc, spec, b, li, sizes[si].w, sizes[si].h, rand,
+                NULL))
           failures++;
         cases++;
       }
@@ -984,10 +987,11 @@ typedef struct
   int w, h;
 } SizedFrame;
 
-/* Every filter case of `names` at every border on every frame. */
+/* Every filter case of `names` at every border on every frame, of
+ * random samples or, with `fill`, of its samples. */
 static void
-parity_sweep (const char *const *names, guint n_names,
-    const SizedFrame * frames, guint n_frames)
+parity_sweep_filled (const char *const *names, guint n_names,
+    const SizedFrame * frames, guint n_frames, void (*fill) (TestFrame * f))
 {
   GRand *rand = g_rand_new_with_seed (2309);
 
@@ -998,10 +1002,17 @@ parity_sweep (const char *const *names, guint n_names,
         CfSpec *spec = make_spec (fc, b, layout_depth (frames[i].layout));
 
         g_assert_true (parity_case (fc, spec, b, frames[i].layout,
-                frames[i].w, frames[i].h, rand));
+                frames[i].w, frames[i].h, rand, fill));
         cf_spec_free (spec);
       }
   g_rand_free (rand);
+}
+
+static void
+parity_sweep (const char *const *names, guint n_names,
+    const SizedFrame * frames, guint n_frames)
+{
+  parity_sweep_filled (names, n_names, frames, n_frames, NULL);
 }
 
 /* The direct kernel (3x3 byte taps on planes of 1 to 3 bytes a pixel of
@@ -1126,32 +1137,12 @@ test_median_histogram (void)
     {LAYOUT_GRAY8, 1281, 723}, {LAYOUT_RGBA8, 333, 277},
     {LAYOUT_NV12, 643, 361}, {LAYOUT_YUY2, 331, 129},
   };
-  GRand *rand;
 
   if (!need_device ())
     return;
   parity_sweep (names, G_N_ELEMENTS (names), frames, G_N_ELEMENTS (frames));
-
-  rand = g_rand_new_with_seed (37);
-  for (guint n = 0; n < G_N_ELEMENTS (names); n++)
-    for (int b = CF_BORDER_REFLECT101; b <= CF_BORDER_CONSTANT; b++)
-      for (guint i = 0; i < 2; i++) {
-        const FilterCase *fc = find_filter_case (names[n]);
-        CfSpec *spec = make_spec (fc, b, 8);
-        TestFrame f = { 0 };
-        char *what = g_strdup_printf ("%s border=%s %s steps", fc->name,
-            border_names[b], layout_names[frames[i].layout]);
-
-        make_layout (&f.layout, frames[i].layout, frames[i].w, frames[i].h);
-        test_frame_alloc (&f, rand);
-        fill_steps (&f);
-        run_both (&f, spec);
-        g_assert_true (outputs_match (&f, what));
-        test_frame_clear (&f);
-        g_free (what);
-        cf_spec_free (spec);
-      }
-  g_rand_free (rand);
+  /* the steps on GRAY8 and RGBA */
+  parity_sweep_filled (names, G_N_ELEMENTS (names), frames, 2, fill_steps);
 }
 
 /* The 5x5 median on whole rows (cf-nonlin-bytes.cu): planes of one 8- or
@@ -1184,7 +1175,7 @@ test_median5_whole_rows (void)
 
       for (guint i = 0; i < G_N_ELEMENTS (frames); i++) {
         if (!parity_case (fc, spec, b, layouts[li], frames[i].w,
-                frames[i].h, rand))
+                frames[i].h, rand, NULL))
           failures++;
         cases++;
       }
