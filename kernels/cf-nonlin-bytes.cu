@@ -5,11 +5,11 @@
 /* cudafilter: 3x3 medians and min/max over rectangles within 3x3 on whole
  * rows of bytes (or 16-bit words), every channel of a plane at once.  A
  * plane whose pixels are one byte sample (GRAY8, I420's planes), two,
- * three or four (NV12's chroma, RGB, RGBA), or one or two 16-bit samples
- * (GRAY16, P016) is a row of samples whose horizontal neighbour lies
- * `pixel_stride` bytes away, so one lane-wise operation filters every
- * channel of the plane; the channels a plane copies or fills are put back
- * by byte masks at the store.  A frame whose planes differ in pixel
+ * three or four (NV12's chroma, RGB, RGBA), or one, two or four 16-bit
+ * samples (GRAY16, P016, RGBA64) is a row of samples whose horizontal
+ * neighbour lies `pixel_stride` bytes away, so one lane-wise operation
+ * filters every channel of the plane; the channels a plane copies or
+ * fills are put back by byte masks at the store.  A frame whose planes differ in pixel
  * stride (NV12) takes a launch for each; YUY2, whose channels differ
  * within a plane, takes the tiled kernels.
  *
@@ -107,6 +107,9 @@ template < int LB, int P, int TW > struct Lanes
   static constexpr int SL = P / LB;
   static constexpr int HALO = (SL + 1) / 2;
   static constexpr int N = NO + 2 * HALO;
+  /* the tile's words of halo on each side: a pixel's bytes, rounded up to
+   * words (two for RGBA64) */
+  static constexpr int TILE_HALO = (P + 3) / 4;
 };
 
 /* Own lane word `o` (0 .. NO - 1) moved by d pixels (-1, 0, 1). */
@@ -127,13 +130,14 @@ lane_at (const unsigned (&u)[Lanes < LB, P, TW >::N], int o, int d)
   return u[H + o + d * (SL / 2)];
 }
 
-/* Row of the tile from the thread's first word at t[1] as lane words: LB
- * 1 unpacks 4 bytes into two words of 16-bit lanes, LB 2 takes the words
- * as they are. */
+/* Row of the tile from the thread's first word at t[TILE_HALO] as lane
+ * words: LB 1 unpacks 4 bytes into two words of 16-bit lanes, LB 2 takes
+ * the words as they are. */
 template < int LB, int P, int TW > __device__ __forceinline__ void
 unpack_row (const unsigned *t, unsigned (&u)[Lanes < LB, P, TW >::N])
 {
   constexpr int H = Lanes < LB, P, TW >::HALO, N = Lanes < LB, P, TW >::N;
+  constexpr int TH = Lanes < LB, P, TW >::TILE_HALO;
 
 #pragma unroll
   for (int i = 0; i < N; i++) {
@@ -141,9 +145,9 @@ unpack_row (const unsigned *t, unsigned (&u)[Lanes < LB, P, TW >::N])
 
     if (LB == 1)
       /* bytes 2 li and 2 li + 1 of the thread's span */
-      u[i] = __byte_perm (t[(li >> 1) + 1], 0, (li & 1) ? 0x4342 : 0x4140);
+      u[i] = __byte_perm (t[(li >> 1) + TH], 0, (li & 1) ? 0x4342 : 0x4140);
     else
-      u[i] = t[li + 1];
+      u[i] = t[li + TH];
   }
 }
 
@@ -252,28 +256,29 @@ edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
   return w;
 }
 
-/* A block's tile of words: its threads' TW words a row and one word of
- * halo on each side (every neighbour up to 4 bytes away), its rows and R
- * rows of halo above and below. */
-template < int TW, int R > struct Tile
+/* A block's tile of words: its threads' TW words a row and HW words of
+ * halo on each side (every neighbour up to 4 HW bytes away), its rows and
+ * R rows of halo above and below. */
+template < int TW, int R, int HW = 1 > struct Tile
 {
-  static constexpr int W = WB_TX * TW + 2;
+  static constexpr int W = WB_TX * TW + 2 * HW;
   static constexpr int H = WB_TY * WB_ROWS + 2 * R;
 };
 
 /* Loads the block's tile from word wx0 and row y0 of the plane, the
  * border applied. */
-template < int LB, int TW, int R > __device__ __forceinline__ void
-load_tile (unsigned (&tile)[Tile < TW, R >::H][Tile < TW, R >::W],
+template < int LB, int TW, int R, int HW > __device__ __forceinline__ void
+load_tile (unsigned (&tile)[Tile < TW, R, HW >::H][Tile < TW, R, HW >::W],
     const CfNlBytePlane & pl, const CfNlByteArgs & a, long long wx0, int y0)
 {
-  constexpr int TILE_W = Tile < TW, R >::W, TILE_H = Tile < TW, R >::H;
+  constexpr int TILE_W = Tile < TW, R, HW >::W;
+  constexpr int TILE_H = Tile < TW, R, HW >::H;
   /* Every load of the thread issued before any waits (a loop that
    * stores each word before the next load pays a memory latency a
    * word). */
   constexpr int NX = (TILE_W + WB_TX - 1) / WB_TX;
   constexpr int NY = (TILE_H + WB_TY - 1) / WB_TY;
-  const int x_first = (int) (wx0 - 1) * 4, y_first = y0 - R;
+  const int x_first = (int) (wx0 - HW) * 4, y_first = y0 - R;
 
   if (x_first >= 0 && x_first + 4 * TILE_W <= pl.row_bytes &&
       y_first >= 0 && y_first + TILE_H <= pl.height) {
@@ -338,12 +343,12 @@ load_tile (unsigned (&tile)[Tile < TW, R >::H][Tile < TW, R >::W],
         tile[ty][tx] = r[k][m];
     }
 
-  /* the edge columns: 0 when the tile starts left of the plane, and
-   * from right_col on, whose words pass the row's end */
+  /* the edge columns: the first HW when the tile starts left of the
+   * plane, and from right_col on, whose words pass the row's end */
   const int t = threadIdx.y * WB_TX + threadIdx.x;
   const int right_col = pl.row_bytes - 4 - x_first < 0 ? 0 :
       min ((pl.row_bytes - 4 - x_first) / 4 + 1, TILE_W);
-  const int n_left = x_first < 0 && right_col > 0 ? 1 : 0;
+  const int n_left = x_first < 0 ? min (HW, right_col) : 0;
   const int n_edge = (n_left + TILE_W - right_col) * TILE_H;
 
   for (int i = t; i < n_edge; i += WB_TX * WB_TY) {
@@ -355,13 +360,15 @@ load_tile (unsigned (&tile)[Tile < TW, R >::H][Tile < TW, R >::W],
 }
 
 /* Stores output word w of a row at d whose input word is `in`: the
- * filtered lanes from w, the copied and filled ones put back; `tail` the
- * bytes left in the row (4: a whole word). */
+ * filtered lanes from w, the copied and filled ones put back (by the
+ * masks of a pixel's second word when `second`: pixels of 8 bytes);
+ * `tail` the bytes left in the row (4: a whole word). */
 __device__ __forceinline__ void
 store_word (unsigned char *d, unsigned w, unsigned in, int tail,
-    const CfNlBytePlane & pl)
+    const CfNlBytePlane & pl, bool second = false)
 {
-  const unsigned v = (w & pl.keep) | (in & pl.copy) | pl.fill;
+  const unsigned v = second ? (w & pl.keep2) | (in & pl.copy2) | pl.fill2 :
+      (w & pl.keep) | (in & pl.copy) | pl.fill;
 
   if (tail == 4)
     *(unsigned *) d = v;
@@ -374,14 +381,18 @@ __launch_bounds__ (WB_TX * WB_TY, 4)
 nl_bytes (const __grid_constant__ CfNlByteArgs a)
 {
   constexpr int N = Lanes < LB, P, TW >::N;
-  __shared__ unsigned tile[Tile < TW, 1 >::H][Tile < TW, 1 >::W];
+  constexpr int HW = Lanes < LB, P, TW >::TILE_HALO;
+  /* a thread's words start on a pixel: word k is a pixel's second one
+   * when k is odd (pixels of 8 bytes) */
+  static_assert (P != 8 || TW % 2 == 0, "whole pixels a thread");
+  __shared__ unsigned tile[Tile < TW, 1, HW >::H][Tile < TW, 1, HW >::W];
   const CfNlBytePlane & pl = a.planes[blockIdx.z];
   const long long wx0 = (long long) blockIdx.x * WB_TX * TW;
   const int y0 = blockIdx.y * WB_TY * WB_ROWS;
 
   if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
     return;
-  load_tile < LB, TW, 1 > (tile, pl, a, wx0, y0);
+  load_tile < LB, TW, 1, HW > (tile, pl, a, wx0, y0);
   __syncthreads ();
 
   const int lx = threadIdx.x * TW;      /* the thread's first word */
@@ -430,8 +441,8 @@ nl_bytes (const __grid_constant__ CfNlByteArgs a)
       out[k] = LB == 1 ? __byte_perm (v[2 * k], v[2 * k + 1], 0x6420) : v[k];
 #pragma unroll
     for (int k = 0; k < TW; k++)
-      store_word (drow + 4 * k, out[k], tile[ly + r + 1][lx + 1 + k],
-          tail[k], pl);
+      store_word (drow + 4 * k, out[k], tile[ly + r + 1][lx + HW + k],
+          tail[k], pl, P == 8 && (k & 1));
 #pragma unroll
     for (int i = 0; i < N; i++) {
       u0[i] = u1[i];
@@ -549,7 +560,7 @@ nl_med5 (const __grid_constant__ CfNlByteArgs a)
 
   if (wx0 * 4 >= pl.row_bytes || y0 >= pl.height)
     return;
-  load_tile < LB, TW, R > (tile, pl, a, wx0, y0);
+  load_tile < LB, TW, R, 1 > (tile, pl, a, wx0, y0);
   __syncthreads ();
 
   const int lx = threadIdx.x * TW;      /* the thread's first word */
@@ -628,6 +639,8 @@ launch3 (int lb, int ps, int tw, dim3 grid, dim3 block,
     nl_bytes < 2, 2, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else if (lb == 2 && ps == 4)
     nl_bytes < 2, 4, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
+  else if (lb == 2 && ps == 8)
+    nl_bytes < 2, 8, 2, MEDIAN > <<<grid, block, 0, stream >>> (a);
   else
     return cudaErrorNotSupported;
   return cudaGetLastError ();
@@ -724,10 +737,6 @@ whole_rows_planes (const CfDeviceFrame * frame, CfNlWholeRows op,
 {
   if (!cf_nl_make_planes (frame, planes, n, lb) || *n == 0)
     return false;
-  /* no instance for pixels of 8 bytes (RGBA64) */
-  for (int i = 0; i < *n; i++)
-    if (planes[i].pixel_stride == 8)
-      return false;
   /* the 5x5 median's lanes are two rows: one sample a pixel only */
   if (op == CF_NL_WHOLE_ROWS_MEDIAN5)
     for (int i = 0; i < *n; i++)

@@ -686,6 +686,11 @@ test_nonlin_whole_rows (void)
       CF_NL_WHOLE_ROWS_MEDIAN3);
   g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "nv12", 0), ==,
       CF_NL_WHOLE_ROWS_MINMAX);
+  /* pixels of four 16-bit samples: two words of halo */
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 3, "rgba16", 0), ==,
+      CF_NL_WHOLE_ROWS_MEDIAN3);
+  g_assert_cmpint (whole_rows (CF_FILTER_DILATE, 3, "rgba16", 0), ==,
+      CF_NL_WHOLE_ROWS_MINMAX);
   /* 5x5 median: planes of one sample a pixel */
   g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "gray8", 0), ==,
       CF_NL_WHOLE_ROWS_MEDIAN5);
@@ -697,6 +702,8 @@ test_nonlin_whole_rows (void)
   g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "nv12", 0), ==,
       CF_NL_WHOLE_ROWS_NONE);
   g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "rgba", 0), ==,
+      CF_NL_WHOLE_ROWS_NONE);
+  g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "rgba16", 0), ==,
       CF_NL_WHOLE_ROWS_NONE);
   /* rows that are not 4-byte aligned, larger windows: the tiles */
   g_assert_cmpint (whole_rows (CF_FILTER_MEDIAN, 5, "gray8", 1), ==,
@@ -728,12 +735,15 @@ test_nonlin_rect_planes (void)
     g_assert_false (rect_planes (CF_FILTER_MEDIAN, 5, layouts[i], 0));
     g_assert_false (rect_planes (CF_FILTER_ERODE, 5, layouts[i], 1));
   }
-  /* 3x3 erosion: the whole-row kernel, for the layouts it has */
+  /* 3x3 erosion: the whole-row kernel, which runs first (cf_nonlin_run),
+   * for every layout of the planes; a 3x3 opening takes the planes */
   g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "gray8", 0), ==,
       CF_NL_WHOLE_ROWS_MINMAX);
   g_assert_cmpint (whole_rows (CF_FILTER_ERODE, 3, "rgba16", 0), ==,
+      CF_NL_WHOLE_ROWS_MINMAX);
+  g_assert_cmpint (whole_rows (CF_FILTER_OPEN, 3, "rgba16", 0), ==,
       CF_NL_WHOLE_ROWS_NONE);
-  g_assert_true (rect_planes (CF_FILTER_ERODE, 3, "rgba16", 0));
+  g_assert_true (rect_planes (CF_FILTER_OPEN, 3, "rgba16", 0));
   /* a 1x1 element: one pass of one sample, the tiles */
   g_assert_false (rect_planes (CF_FILTER_ERODE, 1, "gray8", 0));
 }

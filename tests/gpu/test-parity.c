@@ -1085,6 +1085,28 @@ test_large_whole_rows (void)
         G_N_ELEMENTS (frames));
 }
 
+/* The whole-row 3x3 kernel on pixels of four 16-bit samples (RGBA64: two
+ * words of halo, the second word's masks copy alpha): widths of one to
+ * three pixels, about a block's 32 pixels x 16 rows, frames of many
+ * blocks at odd sizes; every border, median and min/max, a row or
+ * column pass alone. */
+static void
+test_whole_rows_rgba64 (void)
+{
+  static const char *names[] = { "median-3", "erode-rect-3",
+    "dilate-kernel-1x3", "erode-kernel-2x1"
+  };
+  static const SizedFrame frames[] = {
+    {LAYOUT_RGBA16, 1, 1}, {LAYOUT_RGBA16, 2, 5}, {LAYOUT_RGBA16, 3, 2},
+    {LAYOUT_RGBA16, 31, 15}, {LAYOUT_RGBA16, 33, 17},
+    {LAYOUT_RGBA16, 65, 33}, {LAYOUT_RGBA16, 1023, 531},
+  };
+
+  if (need_device ())
+    parity_sweep (names, G_N_ELEMENTS (names), frames,
+        G_N_ELEMENTS (frames));
+}
+
 /* Full rectangles on whole planes (cf-nonlin-rect.cu): frames of many
  * blocks (64 rows, 16 to 128 pixels a row pass's block; 8 S rows a
  * column pass's) at odd sizes, every layout the kernels take (1 to 4
@@ -1768,6 +1790,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu-parity/large-whole-rows", test_large_whole_rows);
   g_test_add_func ("/gpu-parity/direct", test_direct);
   g_test_add_func ("/gpu-parity/direct-16", test_direct_16);
+  g_test_add_func ("/gpu-parity/whole-rows-rgba64", test_whole_rows_rgba64);
   g_test_add_func ("/gpu-parity/rect-planes", test_rect_planes);
   g_test_add_func ("/gpu-parity/median-histogram", test_median_histogram);
   g_test_add_func ("/gpu-parity/median-5-whole-rows",
