@@ -238,7 +238,7 @@ edge_word (const CfNlBytePlane & pl, const CfNlByteArgs & a, int x0, int y,
 #pragma unroll
   for (int b = 0; b < 4; b++) {
     const int x = x0 + b;
-    /* rounded down below 0 too (x >= -4) */
+    /* rounded down below 0 too (x >= -4 ps) */
     const int px = (x + 4 * ps) / ps - 4;
     const int byte = x - px * ps;
     const int bx = cf_border_index (px, pl.width, a.border);
@@ -353,7 +353,7 @@ load_tile (unsigned (&tile)[Tile < TW, R, HW >::H][Tile < TW, R, HW >::W],
 
   for (int i = t; i < n_edge; i += WB_TX * WB_TY) {
     const int e = i / TILE_H, ty = i - e * TILE_H;
-    const int tx = e < n_left ? 0 : right_col + e - n_left;
+    const int tx = e < n_left ? e : right_col + e - n_left;
 
     tile[ty][tx] = edge_word (pl, a, x_first + 4 * tx, y_first + ty, LB);
   }
