@@ -9,9 +9,9 @@
  * samples (GRAY16, P016, RGBA64) is a row of samples whose horizontal
  * neighbour lies `pixel_stride` bytes away, so one lane-wise operation
  * filters every channel of the plane; the channels a plane copies or
- * fills are put back by byte masks at the store.  A frame whose planes differ in pixel
- * stride (NV12) takes a launch for each; YUY2, whose channels differ
- * within a plane, takes the tiled kernels.
+ * fills are put back by byte masks at the store.  A frame whose planes
+ * differ in pixel stride (NV12) takes a launch for each; YUY2, whose
+ * channels differ within a plane, takes the tiled kernels.
  *
  * Each thread takes one or two words (thread_words ()) on WB_ROWS rows:
  * of bytes, each word two words of 16-bit lanes; of 16-bit samples, as
