@@ -27,11 +27,11 @@ cudaError_t cf_fast_pick_sep_4_4 (int K, int nk, bool use_float,
 /* The regions-in-place instance for the same specs (sep_kernel's REGION;
  * cudaErrorNotSupported for specs it does not take). */
 cudaError_t cf_fast_pick_region_1 (int K, int nk, bool use_float,
-    const CfFastArgs & a, CfKernelPick < CfFastArgs > &pick);
+    const CfFastArgs & a, CfKernelPick < CfFastRegionArgs > &pick);
 cudaError_t cf_fast_pick_region_4_3 (int K, int nk, bool use_float,
-    const CfFastArgs & a, CfKernelPick < CfFastArgs > &pick);
+    const CfFastArgs & a, CfKernelPick < CfFastRegionArgs > &pick);
 cudaError_t cf_fast_pick_region_4_4 (int K, int nk, bool use_float,
-    const CfFastArgs & a, CfKernelPick < CfFastArgs > &pick);
+    const CfFastArgs & a, CfKernelPick < CfFastRegionArgs > &pick);
 /* ch samples a pixel, nf of them filtered; byte taps (dp4a) when
  * taps_s8. */
 cudaError_t cf_fast_pick_dense (int ch, int nf, int K, bool taps_s8,

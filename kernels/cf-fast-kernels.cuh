@@ -129,18 +129,15 @@ madd (int w, int v, int s)
   return s + w * v;
 }
 
-template < typename A > __device__ __forceinline__ A tap (const FastArgs & a,
-    int k, int d, int i);
-template <> __device__ __forceinline__ float
-tap < float > (const FastArgs & a, int k, int d, int i)
+/* P: the launch's parameters, FastArgs or (regions in place)
+ * CfFastRegionArgs, which has only fp32 taps. */
+template < typename A, class P > __device__ __forceinline__ A
+tap (const P & a, int k, int d, int i)
 {
-  return a.fw[k][d][i];
-}
-
-template <> __device__ __forceinline__ int
-tap < int > (const FastArgs & a, int k, int d, int i)
-{
-  return a.iw[k][d][i];
+  if constexpr (std::is_same < A, float >::value)
+    return a.fw[k][d][i];
+  else
+    return a.iw[k][d][i];
 }
 
 /* The tile a block filters: its job, its first output and (REGION) the
@@ -152,88 +149,123 @@ struct Tile
 
 /* False: the block has nothing to filter (past a smaller plane).  Whole
  * frames (REGION false) are the grid (x, y, job); regions in place are
- * the rectangles' tiles (FastArgs::region). */
-template < int TW, int TH, bool REGION > __device__ __forceinline__ bool
-block_tile (const FastArgs & a, Tile & t)
+ * the rectangles' tiles (CfFastRegionArgs::region). */
+template < int TW, int TH, bool REGION, class P > __device__ __forceinline__
+    bool
+block_tile (const P & a, Tile & t)
 {
   if constexpr (!REGION) {
     t.job = blockIdx.z;
     t.x0 = blockIdx.x * TW;
     t.y0 = blockIdx.y * TH;
     return t.x0 < a.width[t.job] && t.y0 < a.height[t.job];
+  } else {
+    int k = 0;
+    while (k + 1 < a.n_regions && (int) blockIdx.x >= a.region[k + 1].first)
+      k++;
+    const CfFastRegion & r = a.region[k];
+    const int lt = blockIdx.x - r.first;
+    t.job = r.job;
+    t.x0 = r.x + (lt % r.tiles_x) * TW;
+    t.y0 = r.y + (lt / r.tiles_x) * TH;
+    t.x_end = r.x + r.w;
+    t.y_end = r.y + r.h;
+    return true;
   }
-  int k = 0;
-  while (k + 1 < a.n_regions && (int) blockIdx.x >= a.region[k + 1].first)
-    k++;
-  const CfFastRegion & r = a.region[k];
-  const int lt = blockIdx.x - r.first;
-  t.job = r.job;
-  t.x0 = r.x + (lt % r.tiles_x) * TW;
-  t.y0 = r.y + (lt / r.tiles_x) * TH;
-  t.x_end = r.x + r.w;
-  t.y_end = r.y + r.h;
-  return true;
 }
 
 /* The end of the outputs a tile may write: its plane's (read from the
  * parameters where they are used) or its rectangle's. */
-template < bool REGION > __device__ __forceinline__ int
-tile_x_end (const FastArgs & a, const Tile & t)
+template < bool REGION, class P > __device__ __forceinline__ int
+tile_x_end (const P & a, const Tile & t)
 {
   return REGION ? t.x_end : a.width[t.job];
 }
 
-template < bool REGION > __device__ __forceinline__ int
-tile_y_end (const FastArgs & a, const Tile & t)
+template < bool REGION, class P > __device__ __forceinline__ int
+tile_y_end (const P & a, const Tile & t)
 {
   return REGION ? t.y_end : a.height[t.job];
 }
 
 /* Regions in place: this block has read its tile (load_tile ends with a
  * barrier), so others may write over it. */
-template < bool REGION > __device__ __forceinline__ void
-region_arrive (const FastArgs & a)
+template < bool REGION, class P > __device__ __forceinline__ void
+region_arrive (const P & a)
 {
-  if (REGION && threadIdx.x == 0)
-    asm volatile ("red.release.gpu.global.add.u32 [%0], 1;"::"l" (a.barrier)
-        :"memory");
+  if constexpr (REGION) {
+    if (threadIdx.x == 0)
+      asm volatile ("red.release.gpu.global.add.u32 [%0], 1;"::"l" (a.barrier)
+          :"memory");
+  }
 }
 
 /* Regions in place: waits until every block of the launch has read its
  * tile.  They all run at once (a cooperative launch); past ten seconds
  * the launch faults (the element posts an error) instead of hanging. */
-template < bool REGION > __device__ __forceinline__ void
-region_wait (const FastArgs & a)
+template < bool REGION, class P > __device__ __forceinline__ void
+region_wait (const P & a)
 {
-  if (!REGION)
-    return;
-  if (threadIdx.x == 0) {
-    unsigned long long start, now;
-    unsigned v;
+  if constexpr (REGION) {
+    if (threadIdx.x == 0) {
+      unsigned long long start, now;
+      unsigned v;
 
-    asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (start));
-    for (;;) {
-      asm volatile ("ld.acquire.gpu.global.u32 %0, [%1];":"=r" (v)
-          :"l" (a.barrier):"memory");
-      /* The count wraps: compare by difference. */
-      if ((int) (v - a.barrier_target) >= 0)
-        break;
-      __nanosleep (64);
-      asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
-      if (now - start > 10000000000ull)
-        __trap ();
+      asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (start));
+      for (;;) {
+        asm volatile ("ld.acquire.gpu.global.u32 %0, [%1];":"=r" (v)
+            :"l" (a.barrier):"memory");
+        /* The count wraps: compare by difference. */
+        if ((int) (v - a.barrier_target) >= 0)
+          break;
+        __nanosleep (64);
+        asm volatile ("mov.u64 %0, %%globaltimer;":"=l" (now));
+        if (now - start > 10000000000ull)
+          __trap ();
+      }
     }
+    __syncthreads ();
   }
-  __syncthreads ();
 }
 
 /* load_tile for a tile whose apron is inside the frame: `src` points at
- * its first raw pixel.  Stores the same words in the same places. */
-template < int CH, class S, bool SWZ > __device__ __forceinline__ void
+ * its first raw pixel.  Stores the same words in the same places.
+ * ALL_IN_FLIGHT: every load of a thread before any store, for launches of
+ * few blocks, whose time is one block's latency (regions in place); whole
+ * frames load in batches (all at once spilled their 4-sample kernels). */
+template < int CH, class S, bool SWZ, bool ALL_IN_FLIGHT >
+    __device__ __forceinline__ void
 load_interior (unsigned *raw, const unsigned char *src, long long ss)
 {
   const int tid = threadIdx.x;
 
+  if (CH == 1 && ALL_IN_FLIGHT) {
+    constexpr int IT = (S::NW * S::RH + THREADS - 1) / THREADS;
+    unsigned lo[IT], hi[IT], sh[IT];
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      const int t = tid + k * THREADS;
+      if (t < S::NW * S::RH) {
+        const int r = t / S::NW, w = t - r * S::NW;
+        const uintptr_t p = (uintptr_t) (src + r * ss + 4 * w);
+        const unsigned *q = (const unsigned *) (p & ~(uintptr_t) 3);
+        lo[k] = __ldg (q);
+        hi[k] = __ldg (q + 1);
+        sh[k] = 8 * (unsigned) (p & 3);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < IT; k++) {
+      const int t = tid + k * THREADS;
+      if (t < S::NW * S::RH) {
+        const int r = t / S::NW, w = t - r * S::NW;
+        raw[r * S::RS + (SWZ ? sw (w) : w)] =
+            __funnelshift_r (lo[k], hi[k], sh[k]);
+      }
+    }
+    __syncthreads ();
+    return;
+  }
   if (CH == 1) {
     /* Four samples a load: the two aligned words around them, shifted
      * (rows start anywhere).  The caller keeps both words in the row. */
@@ -250,7 +282,7 @@ load_interior (unsigned *raw, const unsigned char *src, long long ss)
   /* Loads in batches: enough in flight, few registers held. */
   constexpr int TOTAL = S::RW * S::RH;
   constexpr int IT = (TOTAL + THREADS - 1) / THREADS;
-  constexpr int BATCH = 6;
+  constexpr int BATCH = ALL_IN_FLIGHT ? IT : 6;
 #pragma unroll
   for (int k0 = 0; k0 < IT; k0 += BATCH) {
     unsigned v[BATCH];
@@ -276,8 +308,9 @@ load_interior (unsigned *raw, const unsigned char *src, long long ss)
 
 /* The tile of pixels [x0 - R, x0 + TW + R) x [y0 - R, y0 + TH + R) as raw
  * words, borders mapped once per row and column. */
-template < int CH, int K, class S, bool SWZ > __device__ __forceinline__ void
-load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
+template < int CH, int K, class S, bool SWZ, bool ALL_IN_FLIGHT = false,
+    class P > __device__ __forceinline__ void
+load_tile (unsigned *smem, const P & a, int job, int x0, int y0)
 {
   constexpr int R = K / 2;
   long long *ymap = (long long *) smem;
@@ -294,8 +327,8 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
   constexpr int SLACK = CH == 1 ? 4 : 0;
   if (x0 - R >= SLACK && x0 - R + (CH == 1 ? 4 * S::NW : S::RW) + SLACK <= W
       && y0 - R >= 0 && y0 - R + S::RH <= H) {
-    load_interior < CH, S, SWZ > (raw, src + (y0 - R) * ss + (x0 - R) * CH,
-        ss);
+    load_interior < CH, S, SWZ, ALL_IN_FLIGHT > (raw, src + (y0 - R) * ss +
+        (x0 - R) * CH, ss);
     return;
   }
   for (int t = tid; t < S::RH; t += THREADS) {
@@ -362,8 +395,8 @@ load_tile (unsigned *smem, const FastArgs & a, int job, int x0, int y0)
 /* Writes the outputs of rows [r0, r0 + M) of column c (tile coordinates):
  * acc[k][f][n] are the sums; the raw tile gives the centre samples. */
 template < int CH, int NF, int K, int NK, int M, class S, bool SWZ,
-    int OP, bool REGION, typename A > __device__ __forceinline__ void
-store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
+    int OP, bool REGION, typename A, class P > __device__ __forceinline__ void
+store_column (const P & a, const unsigned *raw, const Tile & t,
     int c, int r0, A (&acc)[NK][NF][M])
 {
   constexpr int R = K / 2;
@@ -408,7 +441,8 @@ store_column (const FastArgs & a, const unsigned *raw, const Tile & t,
  * whole-frame Sobel and Laplacian 3-6 %, more registers). */
 template < int CH, int NF, int K, int NK, int OP, typename A,
     bool REGION = false > __global__ void __launch_bounds__ (THREADS)
-sep_kernel (const __grid_constant__ FastArgs a)
+sep_kernel (const __grid_constant__ std::conditional_t < REGION,
+    CfFastRegionArgs, FastArgs > a)
 {
   constexpr int TH = tile_rows < CH, NK >;
   using G = Geo < CH, TH >;
@@ -423,7 +457,7 @@ sep_kernel (const __grid_constant__ FastArgs a)
 
   if (!block_tile < TW, TH, REGION > (a, t))
     return;
-  load_tile < CH, K, S, true > (smem, a, t.job, t.x0, t.y0);
+  load_tile < CH, K, S, true, REGION > (smem, a, t.job, t.x0, t.y0);
   region_arrive < REGION > (a);
 
   /* Horizontal: N outputs of one row from N + K - 1 samples in registers. */
@@ -769,17 +803,21 @@ sep_dispatch (int K, int nk, bool use_float, const FastArgs & a, int n_jobs,
 /* The regions-in-place instances: linear fp32 sums of one kernel
  * (Gaussian, box; the cases regions are for), up to 13 taps.  Other specs
  * take the strip kernel or tiles (cf-backend-cuda.c). */
+using RegionPick = CfKernelPick < CfFastRegionArgs >;
+
 template < int CH, int NF, int K > cudaError_t
-start_region (Pick & s)
+start_region (RegionPick & s)
 {
   using S = Smem < CH, K, NF, true, tile_rows < CH, 1 > >;
+  static_assert (K <= CF_REGION_TAPS, "CfFastRegionArgs holds the taps");
 
   return cf_pick_kernel (s, sep_kernel < CH, NF, K, 1, CF_OP_LINEAR, float,
       true >, dim3 (1), dim3 (THREADS), S::BYTES);
 }
 
 template < int CH, int NF > cudaError_t
-region_dispatch (int K, int nk, bool use_float, const FastArgs & a, Pick & s)
+region_dispatch (int K, int nk, bool use_float, const FastArgs & a,
+    RegionPick & s)
 {
   if (nk != 1 || !use_float || a.op != CF_OP_LINEAR)
     return cudaErrorNotSupported;

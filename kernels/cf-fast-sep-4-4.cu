@@ -16,7 +16,7 @@ cf_fast_pick_sep_4_4 (int K, int nk, bool use_float, const CfFastArgs & a,
 
 cudaError_t
 cf_fast_pick_region_4_4 (int K, int nk, bool use_float, const CfFastArgs & a,
-    CfKernelPick < CfFastArgs > &pick)
+    CfKernelPick < CfFastRegionArgs > &pick)
 {
   return region_dispatch < 4, 4 > (K, nk, use_float, a, pick);
 }

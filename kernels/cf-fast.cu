@@ -7,6 +7,7 @@
  * a layout, and the launch of the one picked. */
 
 #include <stdint.h>
+#include <string.h>
 #include <cuda_runtime.h>
 
 #include "cf-fast.h"
@@ -128,8 +129,8 @@ pick_direct (CfFastPlan * p, bool taps_s8, bool separable, int K)
 /* Blocks of `pick` the current device runs at once, for a cooperative
  * launch; 0 where it cannot say (no device: a failed query leaves no
  * error behind for later launches). */
-int
-resident_blocks (const CfKernelPick < FastArgs > &pick)
+template < typename Args > int
+resident_blocks (const CfKernelPick < Args > &pick)
 {
   int dev, sms = 0, coop = 0, per_sm = 0;
   const size_t threads = pick.block.x * pick.block.y * pick.block.z;
@@ -152,8 +153,8 @@ resident_blocks (const CfKernelPick < FastArgs > &pick)
 }
 
 /* One frame's planes as each job reads and writes them. */
-void
-frame_args (const CfFastPlan * p, const CfDeviceFrame * frame, FastArgs & a)
+template < typename Args > void
+frame_args (const CfFastPlan * p, const CfDeviceFrame * frame, Args & a)
 {
   for (int j = 0; j < p->n_jobs; j++) {
     const int pl = p->job_plane[j];
@@ -426,6 +427,34 @@ cf_fast_run (const CfFastPlan * p, const CfDeviceFrame * frame,
   return cf_launch_pick (p->fast, a, stream);
 }
 
+/* What the regions' instance reads of the plan's arguments (one kernel,
+ * fp32 taps: region_dispatch), no frame and no regions yet. */
+static CfFastRegionArgs
+region_args (const FastArgs & f)
+{
+  CfFastRegionArgs a;
+
+  memset (&a, 0, sizeof (a));
+  memcpy (a.width, f.width, sizeof (a.width));
+  memcpy (a.height, f.height, sizeof (a.height));
+  memcpy (a.lane, f.lane, sizeof (a.lane));
+  a.keep = f.keep;
+  a.fill = f.fill;
+  for (int d = 0; d < 2; d++)
+    memcpy (a.fw[0][d], f.fw[0][d], sizeof (a.fw[0][d]));
+  a.op = f.op;
+  a.shift = f.shift;
+  a.bias = f.bias;
+  a.gain = f.gain;
+  a.maxval = f.maxval;
+  a.border = f.border;
+  a.border_value = f.border_value;
+  a.scale = f.scale;
+  a.offset = f.offset;
+  a.amount = f.amount;
+  return a;
+}
+
 cudaError_t
 cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
     const int *chan, const CfRect * rects, int n_rects, unsigned *barrier,
@@ -434,7 +463,7 @@ cf_fast_run_inplace (const CfFastPlan * p, const CfDeviceFrame * frame,
   /* The regions' instance sums one kernel: its tile is tile_rows <CH, 1>. */
   const int tile_w = cf_fast_tile_w (p->ch), tile_h = cf_fast_tile_h (p->ch,
       1);
-  FastArgs a = p->a;
+  CfFastRegionArgs a = region_args (p->a);
   int blocks = 0;
 
   if (p->resident <= 0 || !cf_fast_fits (p, frame))
