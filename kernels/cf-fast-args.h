@@ -97,6 +97,23 @@ struct CfFastRegionArgs
   unsigned barrier_target;
 };
 
+/* The output op and border fields, which every launch's parameters
+ * (CfFastArgs, CfFastRegionArgs, CfMmaArgs) carry under the same names. */
+template < class To, class From > inline void
+cf_fast_copy_op (To & to, const From & from)
+{
+  to.op = from.op;
+  to.shift = from.shift;
+  to.bias = from.bias;
+  to.gain = from.gain;
+  to.maxval = from.maxval;
+  to.border = from.border;
+  to.border_value = from.border_value;
+  to.scale = from.scale;
+  to.offset = from.offset;
+  to.amount = from.amount;
+}
+
 /* Samples a pixel the tensor-core kernels take interleaved in one job
  * (NV12's chroma pairs: 2, RGB: 3), and the step that stands for packed
  * 4:2:2 (YUY2, UYVY: luma 2 bytes apart, each chroma 4). */

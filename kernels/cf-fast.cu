@@ -442,16 +442,7 @@ region_args (const FastArgs & f)
   a.fill = f.fill;
   for (int d = 0; d < 2; d++)
     memcpy (a.fw[0][d], f.fw[0][d], sizeof (a.fw[0][d]));
-  a.op = f.op;
-  a.shift = f.shift;
-  a.bias = f.bias;
-  a.gain = f.gain;
-  a.maxval = f.maxval;
-  a.border = f.border;
-  a.border_value = f.border_value;
-  a.scale = f.scale;
-  a.offset = f.offset;
-  a.amount = f.amount;
+  cf_fast_copy_op (a, f);
   return a;
 }
 

@@ -841,16 +841,7 @@ job_args (const CfFastPlan * p, int K, int outputs, MmaArgs & m)
   for (int f = 0; f < p->nf; f++)
     m.filtered |= 1u << a.lane[f];
   m.ky = K;
-  m.op = a.op;
-  m.shift = a.shift;
-  m.bias = a.bias;
-  m.gain = a.gain;
-  m.maxval = a.maxval;
-  m.border = a.border;
-  m.border_value = a.border_value;
-  m.scale = a.scale;
-  m.offset = a.offset;
-  m.amount = a.amount;
+  cf_fast_copy_op (m, a);
   return ksx;
 }
 
