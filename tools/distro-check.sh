@@ -3,6 +3,8 @@
 # a fresh debootstrap chroot, as a user of that release would (run as root).
 #
 #   tools/distro-check.sh SUITE [MODE]
+#   tools/distro-check.sh --self-test    (removing a root with live mounts)
+#   tools/distro-check.sh --repair-dev   (the host's /dev nodes and links)
 #
 #   SUITE  a Debian suite debootstrap knows: trixie, sid, ...
 #   MODE   full (default): the README's setup command unchanged
@@ -40,6 +42,58 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# ------------------------------------------------------------------ both --
+# Removes a chroot that a killed run may have left with its mounts live:
+# they come down first, deepest first, and rm never crosses into another
+# file system, so a /dev still bound into the tree is never emptied.
+remove_tree() {
+  local m
+  awk -v root="$1" '$5 == root || index($5, root "/") == 1 { print $5 }' \
+    /proc/self/mountinfo | sort -r | while read -r m; do
+    umount "$m" 2>/dev/null || umount -l "$m" || true
+  done
+  rm -rf --one-file-system "$1"
+  [ ! -e "$1" ]
+}
+
+# What remove_tree promises, on a tree with a live bind mount in it: the
+# tree goes, what the mount showed stays.  Run by CI before the chroots.
+self_test() {
+  local dir
+  dir=$(mktemp -d)
+  mkdir -p "$dir/outside" "$dir/root/dev" "$dir/root/etc"
+  echo keep >"$dir/outside/node"
+  echo scratch >"$dir/root/etc/file"
+  mount --bind "$dir/outside" "$dir/root/dev"
+  local removed=yes
+  remove_tree "$dir/root" || removed=no
+  [ "$(cat "$dir/outside/node" 2>/dev/null)" = keep ] ||
+    { echo "self-test: removing the tree emptied a mount in it"; return 1; }
+  [ $removed = yes ] || { echo "self-test: $dir/root not removed"; return 1; }
+  rm -rf "$dir"
+  echo "distro-check: self-test OK (a tree with a live bind mount is removed, the mount's files kept)"
+}
+
+# Puts back the device nodes and links that builds and tests use, where an
+# older version of this script emptied the host's /dev (through a chroot a
+# killed run had left mounted) on a machine that keeps its state.
+repair_dev() {
+  local spec name major minor
+  [ -e /dev/fd ] || { ln -s /proc/self/fd /dev/fd && echo "distro-check: made /dev/fd again"; }
+  for spec in 0:stdin 1:stdout 2:stderr; do
+    name=/dev/${spec#*:}
+    [ -e "$name" ] || ln -s "/proc/self/fd/${spec%%:*}" "$name"
+  done
+  for spec in null:1:3 zero:1:5 full:1:7 random:1:8 urandom:1:9 tty:5:0; do
+    IFS=: read -r name major minor <<<"$spec"
+    [ -c "/dev/$name" ] && continue
+    rm -f "/dev/$name"
+    mknod -m 666 "/dev/$name" c "$major" "$minor" &&
+      echo "distro-check: made /dev/$name again" ||
+      echo "distro-check: /dev/$name is missing and cannot be made here"
+  done
+}
 
 # ---------------------------------------------------------------- inside --
 # Runs in the chroot, from a copy of the project.
@@ -139,6 +193,9 @@ host_main() {
     echo "distro-check: $NAME FAILED at $1 (log: $LOG)"
     exit 1
   }
+  remove_root() {
+    remove_tree "$1" || fail "removing $1 (something is still mounted in it)"
+  }
 
   mounts=()
   cleanup() {
@@ -148,6 +205,8 @@ host_main() {
     done
   }
   trap cleanup EXIT
+  # A signal ends the run through exit, so the mounts come down with it.
+  trap 'exit 130' INT TERM HUP
 
   bind() {
     mkdir -p "$2"
@@ -178,7 +237,7 @@ host_main() {
 
   # A fresh copy for this run: nothing left from the previous one.
   t0=$SECONDS
-  rm -rf "$WORK"
+  remove_root "$WORK"
   cp -a "$BASE" "$WORK"
   components=main
   [ "$MODE" = full ] || components="main contrib non-free"
@@ -206,10 +265,17 @@ host_main() {
   fi
   echo "  fresh root $((SECONDS - t0)) s"
 
-  # Steps report themselves as ::step NAME / ::done NAME SECONDS.
+  # Steps report themselves as ::step NAME / ::done NAME SECONDS.  The
+  # loop is the pipeline's last part and runs in this shell (lastpipe), so
+  # what it reads stays; no process substitution, which needs /dev/fd.
   current=chroot
   status=1
   failed_steps=()
+  shopt -s lastpipe
+  { chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+      PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      /bin/bash "$SRC_IN/tools/distro-check.sh" --inside "$MODE" "$SRC_IN" \
+      2>&1 && echo "::exit 0" || echo "::exit $?"; } | tee -a "$LOG" |
   while IFS= read -r line; do
     case $line in
       "::step "*) current=${line#::step } ;;
@@ -221,10 +287,7 @@ host_main() {
         ;;
       "::exit "*) status=${line#::exit } ;;
     esac
-  done < <(chroot "$WORK" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    /bin/bash "$SRC_IN/tools/distro-check.sh" --inside "$MODE" "$SRC_IN" 2>&1 |
-    tee -a "$LOG"; echo "::exit ${PIPESTATUS[0]}")
+  done
   [ "$status" = 0 ] || fail "${failed_steps[*]:-$current}"
 
   if [ "$MODE" = gpu-bundle ]; then
@@ -270,12 +333,16 @@ host_main() {
 
   cleanup
   mounts=()
-  rm -rf "$WORK"
+  remove_root "$WORK"
   echo "distro-check: $NAME OK in $((SECONDS - t_all)) s"
 }
 
 if [ "${1:-}" = --inside ]; then
   inside "$2" "$3"
+elif [ "${1:-}" = --self-test ]; then
+  self_test
+elif [ "${1:-}" = --repair-dev ]; then
+  repair_dev
 else
   # exit here: nothing after this line is read, even if the file changed.
   host_main "$@"; exit
